@@ -1,0 +1,321 @@
+import { execFile } from 'node:child_process';
+import { classifyTool, type ClassifiedTool } from './classify.js';
+import {
+  fullToolName,
+  normalizeServerName,
+  parseClassList,
+  readClassList,
+  recordsOf,
+  serializeClassList,
+  toRecord,
+  writeFileAtomic,
+  type ClassList,
+  type ToolRecord,
+} from './classlist.js';
+import type { EraSetting, ServerSettings, Settings, Waiver } from './config.js';
+import { changeFindings, diffRecords, driftFindings, describeMoves, type ToolChange } from './diff.js';
+import { AuditError } from './errors.js';
+import { finding, type Finding } from './findings.js';
+import { listTools, type Listing, type ProtocolEra } from './listing.js';
+import { checkPolicies } from './policies.js';
+import { bySeverity, meetsThreshold, RULES, type FailOn } from './rules.js';
+import { isMalformed, parseTool, type MalformedTool } from './tools.js';
+
+export interface AuditedTool extends ClassifiedTool {
+  fullName: string;
+}
+
+export interface ServerReport {
+  /** The name in `mcp__<server>__<tool>`. */
+  server: string;
+  serverInfo?: { name: string; version?: string };
+  /** The command line or URL, for people. */
+  target: string;
+  era: EraSetting;
+  tools: AuditedTool[];
+  findings: Finding[];
+  /** What changed against the base class list (or the class list at HEAD when no base). */
+  changes: ToolChange[];
+  stdoutNoise: string[];
+}
+
+export type Mode = 'list' | 'check' | 'update';
+
+export interface Report {
+  mode: Mode;
+  result: 'passed' | 'failed';
+  failOn: FailOn;
+  classList: string;
+  servers: ServerReport[];
+  /** Findings about the run itself, not one server (stale waivers). */
+  findings: Finding[];
+  /** For update: whether the class list file changed. */
+  classListWritten?: boolean;
+}
+
+export interface AuditOptions {
+  mode: Mode;
+  /** The base class list's text (null: no class list at the base), or undefined for no base. */
+  base?: { text: string | null; label: string };
+  /** The approval label is on the PR: approvable errors become notices. */
+  approved?: boolean;
+  /** How the user runs update, for drift messages. */
+  updateCommand?: string;
+  /** Today as YYYY-MM-DD, for waiver expiry. */
+  today?: string;
+}
+
+function describeTarget(server: ServerSettings): string {
+  const t = server.target;
+  return t.kind === 'stdio' ? [t.spawn.command, ...t.spawn.args].join(' ') : t.url;
+}
+
+function parseListing(listing: Listing): { tools: ClassifiedTool[]; malformed: MalformedTool[] } {
+  const tools: ClassifiedTool[] = [];
+  const malformed: MalformedTool[] = [];
+  listing.rawTools.forEach((raw, index) => {
+    const parsed = parseTool(raw, index);
+    if (isMalformed(parsed)) malformed.push(parsed);
+    else tools.push(classifyTool(parsed));
+  });
+  return { tools, malformed };
+}
+
+/** Tools whose annotations differ between the two eras. */
+function eraFindings(legacy: ClassifiedTool[], modern: ClassifiedTool[]): Finding[] {
+  const out: Finding[] = [];
+  const modernByName = new Map(modern.map((t) => [t.name, t]));
+  const legacyNames = new Set(legacy.map((t) => t.name));
+  for (const tool of legacy) {
+    const other = modernByName.get(tool.name);
+    if (!other) {
+      out.push(finding('era-mismatch', tool.name, 'Listed in the legacy era but not in the modern era.'));
+      continue;
+    }
+    const moves = diffRecords(
+      new Map([['x', toRecord('s', tool)]]),
+      new Map([['x', toRecord('s', other)]]),
+    )[0];
+    if (moves && (moves.hints.length || moves.titleChanged))
+      out.push(
+        finding(
+          'era-mismatch',
+          tool.name,
+          `Annotations differ between eras (legacy -> modern): ${[
+            describeMoves(moves.hints),
+            moves.titleChanged ? `title ${JSON.stringify(tool.title)} -> ${JSON.stringify(other.title)}` : '',
+          ]
+            .filter(Boolean)
+            .join('; ')}.`,
+          { hints: moves.hints.map((m) => m.hint) },
+        ),
+      );
+  }
+  for (const tool of modern)
+    if (!legacyNames.has(tool.name))
+      out.push(finding('era-mismatch', tool.name, 'Listed in the modern era but not in the legacy era.'));
+  return out;
+}
+
+async function auditServer(
+  server: ServerSettings,
+  settings: Settings,
+  classList: ClassList | undefined,
+  base: ClassList | undefined | null,
+  options: AuditOptions,
+): Promise<ServerReport> {
+  const eras: ProtocolEra[] = server.era === 'both' ? ['legacy', 'modern'] : [server.era];
+  const listings: Listing[] = [];
+  for (const era of eras) listings.push(await listTools(server.target, era, settings.limits));
+  const primary = listings[0] as Listing;
+  const { tools, malformed } = parseListing(primary);
+  const findings = checkPolicies(tools, malformed, options.mode === 'update' ? [] : settings.policies);
+  if (listings[1]) findings.push(...eraFindings(tools, parseListing(listings[1]).tools));
+
+  const name = server.name ?? normalizeServerName(primary.serverInfo?.name ?? 'server');
+  const report: ServerReport = {
+    server: name,
+    target: describeTarget(server),
+    era: server.era,
+    tools: tools.map((t) => ({ ...t, fullName: fullToolName(name, t.name) })),
+    findings,
+    changes: [],
+    stdoutNoise: primary.stdoutNoise,
+  };
+  if (primary.serverInfo) report.serverInfo = primary.serverInfo;
+  if (options.mode !== 'check') return report;
+
+  const live = liveRecords(name, tools);
+  const head = recordsOf(classList, name);
+  const updateCommand = options.updateCommand ?? 'npx mcp-annotation-auditor update';
+  if (!classList)
+    findings.push(
+      finding('unrecorded-change', undefined, `There is no class list at ${settings.classList} yet.`, {
+        fix: `Run \`${updateCommand}\`, review the file, and commit ${settings.classList}.`,
+      }),
+    );
+  else findings.push(...driftFindings(diffRecords(head, live), updateCommand, settings.classList));
+  // Without a base, the class list at HEAD is what the live server is compared to.
+  const reference = base === undefined ? (classList ? head : undefined) : recordsOf(base ?? undefined, name);
+  if (reference) {
+    report.changes = diffRecords(reference, live);
+    findings.push(...changeFindings(report.changes));
+  }
+  return report;
+}
+
+function liveRecords(server: string, tools: ClassifiedTool[]): Map<string, ToolRecord> {
+  return new Map(tools.map((t) => [fullToolName(server, t.name), toRecord(server, t)]));
+}
+
+function waiverMatches(waiver: Waiver, f: Finding, server: string): boolean {
+  return (
+    waiver.rule === f.rule &&
+    f.tool !== undefined &&
+    (waiver.tool === f.tool || waiver.tool === fullToolName(server, f.tool))
+  );
+}
+
+/** Severity overrides, the approval label, then waivers; stale waivers become findings. */
+export function applyPolicy(
+  reports: ServerReport[],
+  settings: Settings,
+  approved: boolean,
+  today: string,
+): Finding[] {
+  const used = new Set<Waiver>();
+  const active = settings.waivers.filter((w) => w.expires === undefined || w.expires >= today);
+  const adjust = (f: Finding): Finding | undefined => {
+    const override = settings.severities[f.rule];
+    if (override === 'off') return undefined;
+    if (override) f.severity = override;
+    return f;
+  };
+  for (const report of reports) {
+    report.findings = report.findings.flatMap((f) => {
+      const kept = adjust(f);
+      if (!kept) return [];
+      if (approved && RULES[kept.rule].approvable && kept.severity !== 'notice') {
+        kept.severity = 'notice';
+        kept.approved = true;
+      }
+      const waiver = active.find((w) => waiverMatches(w, kept, report.server));
+      if (waiver) {
+        used.add(waiver);
+        kept.waived = { reason: waiver.reason, ...(waiver.expires ? { expires: waiver.expires } : {}) };
+      }
+      return [kept];
+    });
+    report.findings.sort(bySeverity);
+  }
+  const stale: Finding[] = [];
+  for (const waiver of settings.waivers) {
+    if (used.has(waiver)) continue;
+    const expired = waiver.expires !== undefined && waiver.expires < today;
+    const f = adjust(
+      finding(
+        'stale-waiver',
+        waiver.tool,
+        expired
+          ? `The waiver of ${waiver.rule} for ${waiver.tool} expired on ${waiver.expires}.`
+          : `The waiver of ${waiver.rule} for ${waiver.tool} matches no finding.`,
+        { fix: expired ? 'Fix the finding, or renew the waiver with a new expiry and reason.' : 'Remove the waiver from the config file.' },
+      ),
+    );
+    if (f) stale.push(f);
+  }
+  return stale;
+}
+
+export function allFindings(report: Report): Finding[] {
+  return [...report.servers.flatMap((s) => s.findings), ...report.findings];
+}
+
+/** Whether any unwaived finding meets the fail-on threshold. */
+export function resultOf(findings: Finding[], failOn: FailOn): 'passed' | 'failed' {
+  return findings.some((f) => !f.waived && meetsThreshold(f.severity, failOn)) ? 'failed' : 'passed';
+}
+
+/** Reads the class list at a git ref: `git show REF:./PATH`. */
+export function readAtRef(ref: string, path: string, cwd?: string): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    execFile('git', ['show', `${ref}:./${path}`], { cwd, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (!error) return resolve(stdout);
+      if (/does not exist in|exists on disk, but not in/.test(stderr)) return resolve(null);
+      reject(
+        new AuditError(
+          `Could not read ${path} at ${ref}: ${stderr.trim().split('\n')[0] || error.message}.`,
+          `Make sure the ref exists locally (a shallow checkout may need git fetch --depth=1 origin ${ref}).`,
+        ),
+      );
+    });
+  });
+}
+
+/**
+ * The whole audit: start each server, list and classify its tools, check policies, compare with
+ * the class list (and the base), and for update write the class list.
+ */
+export async function runAudit(settings: Settings, options: AuditOptions): Promise<Report> {
+  const existing = await readClassList(settings.classList);
+  const base =
+    options.base === undefined
+      ? undefined
+      : options.base.text === null
+        ? null
+        : parseClassList(options.base.text, `${settings.classList} at ${options.base.label}`);
+  const servers: ServerReport[] = [];
+  for (const server of settings.servers)
+    servers.push(await auditServer(server, settings, existing?.list, base, options));
+  const names = servers.map((s) => s.server);
+  const repeated = names.find((n, i) => names.indexOf(n) !== i);
+  if (repeated)
+    throw new AuditError(
+      `Two configured servers are both named "${repeated}" in the class list.`,
+      'Give each server its own name (the key in the config file, or --server-name).',
+    );
+  const report: Report = {
+    mode: options.mode,
+    result: 'passed',
+    failOn: settings.failOn,
+    classList: settings.classList,
+    servers,
+    findings: [],
+  };
+  if (options.mode === 'update') {
+    const next = updatedClassList(existing?.list, servers);
+    const text = serializeClassList(next);
+    report.classListWritten = text !== existing?.text;
+    if (report.classListWritten) await writeFileAtomic(settings.classList, text);
+    return report;
+  }
+  if (options.mode === 'check')
+    report.findings = applyPolicy(servers, settings, options.approved ?? false, options.today ?? new Date().toISOString().slice(0, 10));
+  report.result = resultOf(allFindings(report), settings.failOn);
+  return report;
+}
+
+/**
+ * The class list after update: each audited server's entries replaced by its live tools, each
+ * keeping its reason (across a rename too); other servers' entries untouched.
+ */
+export function updatedClassList(existing: ClassList | undefined, servers: ServerReport[]): ClassList {
+  const tools = new Map(existing?.tools ?? []);
+  for (const report of servers) {
+    const before = recordsOf(existing, report.server);
+    const live = liveRecords(report.server, report.tools);
+    const renames = new Map(
+      diffRecords(before, live)
+        .filter((c) => c.kind === 'renamed' && c.renamedFrom)
+        .map((c) => [c.name, c.renamedFrom as string]),
+    );
+    for (const key of before.keys()) tools.delete(key);
+    for (const [key, record] of live) {
+      const reason = before.get(key)?.reason ?? before.get(renames.get(key) ?? '')?.reason;
+      tools.set(key, reason !== undefined ? { ...record, reason } : record);
+    }
+  }
+  const list: ClassList = { tools };
+  if (existing?.$schema !== undefined) list.$schema = existing.$schema;
+  return list;
+}

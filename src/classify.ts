@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import { HINT_DEFAULTS, HINT_NAMES, type HintName, type ListedTool } from './tools.js';
+
+export type ToolClass = 'read' | 'edit' | 'delete';
+export type Reach = 'open' | 'closed';
+export type TitleSource = 'tool' | 'annotations' | 'none';
+
+/** One hint in its three states: declared true, declared false, or absent (default applies). */
+export interface HintState {
+  declared: boolean;
+  /** The declared value; absent when the server did not declare the hint. */
+  value?: boolean;
+  /** What a client acts on: the declared value or the spec's default. */
+  effective: boolean;
+}
+
+export interface ClassifiedTool {
+  name: string;
+  title: string;
+  titleSource: TitleSource;
+  /** `annotations.title` when the server sent it, for the claude profile's title-location check. */
+  annotationsTitle?: string;
+  description?: string;
+  class: ToolClass;
+  reach: Reach;
+  hints: Record<HintName, HintState>;
+  /** Short hash of the input schema: a removed and an added tool with the same one is a rename. */
+  schemaHash: string;
+}
+
+/** Reads one hint without confusing declared-false with absent. */
+export function readHint(tool: ListedTool, hint: HintName): HintState {
+  const value = tool.annotations?.[hint];
+  return value === undefined
+    ? { declared: false, effective: HINT_DEFAULTS[hint] }
+    : { declared: true, value, effective: value };
+}
+
+/**
+ * The class from the two deciding hints: read when readOnlyHint is true; edit only when the tool
+ * writes and destructiveHint is declared false; delete for everything else, no hints included.
+ */
+export function classOf(hints: Record<HintName, HintState>): ToolClass {
+  if (hints.readOnlyHint.effective) return 'read';
+  if (hints.destructiveHint.declared && hints.destructiveHint.value === false) return 'edit';
+  return 'delete';
+}
+
+/** Title precedence from the spec: `Tool.title`, then `annotations.title`, then the name. */
+export function titleOf(tool: ListedTool): { title: string; titleSource: TitleSource } {
+  if (tool.title !== undefined && tool.title.length > 0)
+    return { title: tool.title, titleSource: 'tool' };
+  const fromAnnotations = tool.annotations?.title;
+  if (fromAnnotations !== undefined && fromAnnotations.length > 0)
+    return { title: fromAnnotations, titleSource: 'annotations' };
+  return { title: tool.name, titleSource: 'none' };
+}
+
+/** A stable JSON text: object keys sorted, so equal schemas hash equally. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function hashSchema(schema: unknown): string {
+  return createHash('sha256')
+    .update(canonicalJson(schema ?? {}))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/** Classifies one validated tool: hints with their states, class, reach and title. */
+export function classifyTool(tool: ListedTool): ClassifiedTool {
+  const hints = Object.fromEntries(HINT_NAMES.map((h) => [h, readHint(tool, h)])) as Record<
+    HintName,
+    HintState
+  >;
+  const classified: ClassifiedTool = {
+    name: tool.name,
+    ...titleOf(tool),
+    class: classOf(hints),
+    reach: hints.openWorldHint.effective ? 'open' : 'closed',
+    hints,
+    schemaHash: hashSchema(tool.inputSchema),
+  };
+  if (tool.annotations?.title !== undefined) classified.annotationsTitle = tool.annotations.title;
+  if (tool.description !== undefined) classified.description = tool.description;
+  return classified;
+}

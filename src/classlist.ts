@@ -1,0 +1,217 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { z } from 'zod';
+import type { ClassifiedTool, Reach, TitleSource, ToolClass } from './classify.js';
+import { AuditError } from './errors.js';
+import { HINT_NAMES, type HintName } from './tools.js';
+
+/** A hint as the class list records it: the declared value, or "absent". */
+export type RecordedHint = boolean | 'absent';
+
+/** One reviewed tool in the class list. */
+export interface ToolRecord {
+  server: string;
+  tool: string;
+  class: ToolClass;
+  reach: Reach;
+  hints: Record<HintName, RecordedHint>;
+  title: string;
+  titleSource: TitleSource;
+  /** Hash of the input schema, to recognise a rename. */
+  schema: string;
+  /** Why the class is right, written by a person; `update` keeps it. */
+  reason?: string;
+}
+
+export interface ClassList {
+  $schema?: string;
+  tools: Map<string, ToolRecord>;
+}
+
+export const CLASS_LIST_VERSION = 1;
+export const DEFAULT_CLASS_LIST = 'mcp-tool-classes.json';
+
+/**
+ * Server names as Claude Code writes them into `mcp__<server>__<tool>`: characters outside
+ * A-Z a-z 0-9 _ - become `_`.
+ */
+export function normalizeServerName(name: string): string {
+  const normalized = name.replace(/[^A-Za-z0-9_-]/g, '_');
+  return normalized.length ? normalized : 'server';
+}
+
+export function fullToolName(server: string, tool: string): string {
+  return `mcp__${server}__${tool}`;
+}
+
+export function toRecord(server: string, tool: ClassifiedTool): ToolRecord {
+  const hints = Object.fromEntries(
+    HINT_NAMES.map((h) => [h, tool.hints[h].declared ? (tool.hints[h].value as boolean) : 'absent']),
+  ) as Record<HintName, RecordedHint>;
+  return {
+    server,
+    tool: tool.name,
+    class: tool.class,
+    reach: tool.reach,
+    hints,
+    title: tool.title,
+    titleSource: tool.titleSource,
+    schema: tool.schemaHash,
+  };
+}
+
+const hintSchema = z.union([z.boolean(), z.literal('absent')]);
+const recordSchema = z.strictObject({
+  server: z.string().min(1),
+  tool: z.string().min(1),
+  class: z.enum(['read', 'edit', 'delete']),
+  reach: z.enum(['open', 'closed']),
+  hints: z.strictObject({
+    readOnlyHint: hintSchema,
+    destructiveHint: hintSchema,
+    idempotentHint: hintSchema,
+    openWorldHint: hintSchema,
+  }),
+  title: z.string(),
+  titleSource: z.enum(['tool', 'annotations', 'none']),
+  schema: z.string(),
+  reason: z.string().optional(),
+});
+const fileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  version: z.literal(CLASS_LIST_VERSION),
+  tools: z.record(z.string(), z.unknown()),
+});
+
+/** The 1-based line of a character offset. */
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** The line of a tool's key in the file, for annotations and error messages. */
+export function lineOfTool(text: string, fullName: string): number | undefined {
+  const at = text.indexOf(`${JSON.stringify(fullName)}:`);
+  return at < 0 ? undefined : lineAt(text, at);
+}
+
+function syntaxLine(text: string, error: SyntaxError): { line: number; column?: number } {
+  const lineCol = /line (\d+) column (\d+)/.exec(error.message);
+  if (lineCol) return { line: Number(lineCol[1]), column: Number(lineCol[2]) };
+  const position = /position (\d+)/.exec(error.message);
+  if (position) {
+    const offset = Number(position[1]);
+    return { line: lineAt(text, offset), column: offset - text.lastIndexOf('\n', offset - 1) };
+  }
+  // No position in the message (e.g. an empty or truncated file): the end of the text.
+  return { line: lineAt(text, text.length) };
+}
+
+/**
+ * Parses a class list. Any problem is an AuditError naming the file and line: a broken class list
+ * stops the audit and is never overwritten.
+ */
+export function parseClassList(text: string, path: string): ClassList {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    const where = syntaxLine(text, error as SyntaxError);
+    throw new AuditError(
+      `The class list ${path} is not valid JSON at line ${where.line}${where.column ? `, column ${where.column}` : ''}: ${(error as Error).message}.`,
+      `Fix that line (or restore the file with git checkout -- ${path}); the auditor will not overwrite a file it cannot read.`,
+    );
+  }
+  const file = fileSchema.safeParse(data);
+  if (!file.success) {
+    const issue = file.error.issues[0];
+    throw new AuditError(
+      `The class list ${path} does not have the expected shape: ${issue ? `${issue.path.join('.') || 'top level'}: ${issue.message}` : 'unknown problem'}.`,
+      `It must be {"version": ${CLASS_LIST_VERSION}, "tools": {...}} as written by mcp-annotation-auditor update.`,
+    );
+  }
+  const tools = new Map<string, ToolRecord>();
+  for (const [key, raw] of Object.entries(file.data.tools)) {
+    const parsed = recordSchema.safeParse(raw);
+    const line = lineOfTool(text, key);
+    const at = line ? ` (line ${line})` : '';
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new AuditError(
+        `The class list ${path} has a broken entry ${JSON.stringify(key)}${at}: ${issue ? `${issue.path.join('.') || 'entry'}: ${issue.message}` : 'invalid'}.`,
+        'Only "reason" is meant to be edited by hand; run update to rewrite the rest.',
+      );
+    }
+    const record = parsed.data as ToolRecord;
+    if (key !== fullToolName(record.server, record.tool))
+      throw new AuditError(
+        `The class list ${path} has an entry keyed ${JSON.stringify(key)}${at} for tool "${record.tool}" of server "${record.server}".`,
+        `Its key must be ${JSON.stringify(fullToolName(record.server, record.tool))}; run update to rewrite it.`,
+      );
+    tools.set(key, record);
+  }
+  const list: ClassList = { tools };
+  if (file.data.$schema !== undefined) list.$schema = file.data.$schema;
+  return list;
+}
+
+/** Reads a class list; `undefined` when the file does not exist yet. */
+export async function readClassList(path: string): Promise<{ list: ClassList; text: string } | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new AuditError(`Could not read the class list ${path}: ${(error as Error).message}.`);
+  }
+  return { list: parseClassList(text, path), text };
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The file text: sorted keys, fixed field order, two-space indent, LF, trailing newline. */
+export function serializeClassList(list: ClassList): string {
+  const tools: Record<string, unknown> = {};
+  for (const key of [...list.tools.keys()].sort(compareKeys)) {
+    const r = list.tools.get(key) as ToolRecord;
+    const entry: Record<string, unknown> = {
+      server: r.server,
+      tool: r.tool,
+      class: r.class,
+      reach: r.reach,
+      hints: Object.fromEntries(HINT_NAMES.map((h) => [h, r.hints[h]])),
+      title: r.title,
+      titleSource: r.titleSource,
+      schema: r.schema,
+    };
+    if (r.reason !== undefined) entry.reason = r.reason;
+    tools[key] = entry;
+  }
+  const file: Record<string, unknown> = {};
+  if (list.$schema !== undefined) file.$schema = list.$schema;
+  file.version = CLASS_LIST_VERSION;
+  file.tools = tools;
+  return `${JSON.stringify(file, null, 2)}\n`;
+}
+
+/** Writes through a temporary file and a rename, so a reader never sees half a file. */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, text, 'utf8');
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw new AuditError(`Could not write ${path}: ${(error as Error).message}.`);
+  }
+}
+
+/** The entries of one server. */
+export function recordsOf(list: ClassList | undefined, server: string): Map<string, ToolRecord> {
+  const out = new Map<string, ToolRecord>();
+  if (list) for (const [key, r] of list.tools) if (r.server === server) out.set(key, r);
+  return out;
+}

@@ -1,0 +1,218 @@
+import { parseArgs } from 'node:util';
+import { readFile } from 'node:fs/promises';
+import { readAtRef, runAudit, type AuditOptions, type Mode } from './audit.js';
+import { DEFAULT_CLASS_LIST } from './classlist.js';
+import { DEFAULT_CONFIG, readConfigFile, resolveSettings, type EraSetting, type Overrides } from './config.js';
+import { AuditError, describeError } from './errors.js';
+import { POLICIES, type Policy } from './policies.js';
+import { render, type Format } from './render.js';
+import type { FailOn } from './rules.js';
+
+const VERSION = '0.1.0';
+
+const COMMON_HELP = `Server (one of):
+  -- <command> [args...]     start a stdio server (everything after -- is its command line)
+  --url URL                  a Streamable HTTP endpoint; --header 'Name: value' (repeatable)
+  (neither)                  the servers listed in the config file
+Server options:
+  --env KEY=VALUE | KEY      add to the server's minimal environment (repeatable); a bare KEY
+                             passes this process's value through. Nothing else is inherited
+                             but PATH, HOME and the like: never GITHUB_TOKEN or other secrets.
+  --cwd DIR                  working directory for the server
+  --server-name NAME         name in mcp__<name>__<tool> (default: the server's own name)
+  --server NAME              audit only this server of the config file (repeatable)
+  --protocol-era ERA         legacy (default), modern (2026-07-28), or both
+  --start-timeout SECONDS    time to start and finish the handshake (default 30)
+  --list-timeout SECONDS     time for every page of tools/list (default 60)
+  --max-pages N, --max-tools N   bounds on the listing (default 1000 pages, 100000 tools)
+  --config FILE              config file (default ${DEFAULT_CONFIG} when it exists)
+  --format text|json|markdown   output format (default text)
+  -h, --help                 this help`;
+
+const HELP: Record<string, string> = {
+  main: `mcp-annotation-auditor ${VERSION}: keep an MCP server's tool annotations honest.
+
+Usage:
+  mcp-annotation-auditor list   [options] -- <command> [args...]
+  mcp-annotation-auditor check  [options] -- <command> [args...]
+  mcp-annotation-auditor update [options] -- <command> [args...]
+
+Commands:
+  list     list the server's tools with their hints, class (read/edit/delete) and reach
+  check    check annotations against directory policies and the committed class list
+  update   write the class list from the live server (commit it to accept a change)
+
+Run mcp-annotation-auditor <command> --help for its options.
+Exit codes: 0 passed, 1 findings at or above --fail-on, 2 the audit could not run.`,
+  list: `Usage: mcp-annotation-auditor list [options] -- <command> [args...]
+
+Lists every tool with each hint as declared true, declared false or absent (-), the class
+(read, edit, delete), the open/closed reach and the title. Exits 0 unless the audit cannot run.
+
+${COMMON_HELP}`,
+  check: `Usage: mcp-annotation-auditor check [options] -- <command> [args...]
+
+Checks each tool against the enabled policies and the class list, and (with a base) what
+the change does to the tool surface.
+
+Check options:
+  --policy LIST              claude,openai,explicit (default claude,openai; repeatable)
+  --fail-on LEVEL            error (default), warning, notice or never
+  --class-list FILE          the reviewed class list (default ${DEFAULT_CLASS_LIST})
+  --base FILE                the class list before the change, to compare with
+  --base-ref REF             read the base class list with git show REF:<class list>
+  --approved                 the change is approved: hint-dropped and class-relaxed become notices
+
+${COMMON_HELP}`,
+  update: `Usage: mcp-annotation-auditor update [options] -- <command> [args...]
+
+Writes the class list from the live server: sorted, stable, each tool's "reason" kept
+(also across a rename). Refuses to overwrite a file it cannot parse.
+
+Update options:
+  --class-list FILE          the class list to write (default ${DEFAULT_CLASS_LIST})
+
+${COMMON_HELP}`,
+};
+
+function usageError(message: string, command = 'main'): AuditError {
+  return new AuditError(message, `Run mcp-annotation-auditor ${command === 'main' ? '' : `${command} `}--help for usage.`);
+}
+
+function seconds(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw usageError(`${flag} must be a positive number of seconds, not "${value}".`);
+  return Math.round(n * 1000);
+}
+
+function count(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw usageError(`${flag} must be a positive whole number, not "${value}".`);
+  return n;
+}
+
+/** Shell-quotes an argument for the update command we suggest. */
+function quote(arg: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+export interface CliResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The CLI as a function of its arguments, so tests can call it without a process. */
+export async function runCli(argv: string[]): Promise<CliResult> {
+  const dashdash = argv.indexOf('--');
+  const own = dashdash < 0 ? argv : argv.slice(0, dashdash);
+  const serverCommand = dashdash < 0 ? [] : argv.slice(dashdash + 1);
+  const command = own[0];
+  if (command === undefined || command === '-h' || command === '--help' || command === 'help')
+    return { exitCode: command === undefined ? 2 : 0, stdout: command === undefined ? '' : `${HELP.main}\n`, stderr: command === undefined ? `${HELP.main}\n` : '' };
+  if (command === '--version' || command === '-v') return { exitCode: 0, stdout: `${VERSION}\n`, stderr: '' };
+  if (command !== 'list' && command !== 'check' && command !== 'update')
+    throw usageError(`Unknown command "${command}".`);
+  const mode: Mode = command;
+  let values;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: own.slice(1),
+      allowPositionals: true,
+      strict: true,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        format: { type: 'string' },
+        policy: { type: 'string', multiple: true },
+        'fail-on': { type: 'string' },
+        'class-list': { type: 'string' },
+        'server-name': { type: 'string' },
+        server: { type: 'string', multiple: true },
+        config: { type: 'string' },
+        base: { type: 'string' },
+        'base-ref': { type: 'string' },
+        approved: { type: 'boolean' },
+        env: { type: 'string', multiple: true },
+        cwd: { type: 'string' },
+        url: { type: 'string' },
+        header: { type: 'string', multiple: true },
+        'protocol-era': { type: 'string' },
+        'start-timeout': { type: 'string' },
+        'list-timeout': { type: 'string' },
+        'max-pages': { type: 'string' },
+        'max-tools': { type: 'string' },
+      },
+    }));
+  } catch (error) {
+    throw usageError((error as Error).message, mode);
+  }
+  if (values.help) return { exitCode: 0, stdout: `${HELP[mode]}\n`, stderr: '' };
+  if (positionals.length)
+    throw usageError(`Unexpected argument "${positionals[0]}". Put the server's command after --, e.g. ${mode} -- node server.js.`, mode);
+  const format = (values.format ?? 'text') as Format;
+  if (!['text', 'json', 'markdown'].includes(format)) throw usageError(`--format must be text, json or markdown, not "${format}".`, mode);
+  const failOn = values['fail-on'] as FailOn | undefined;
+  if (failOn !== undefined && !['error', 'warning', 'notice', 'never'].includes(failOn))
+    throw usageError(`--fail-on must be error, warning, notice or never, not "${failOn}".`, mode);
+  const policies = values.policy?.flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
+  const badPolicy = policies?.find((p) => !(POLICIES as readonly string[]).includes(p));
+  if (badPolicy !== undefined) throw usageError(`Unknown policy "${badPolicy}": use ${POLICIES.join(', ')}.`, mode);
+  const era = values['protocol-era'] as EraSetting | undefined;
+  if (era !== undefined && !['legacy', 'modern', 'both'].includes(era))
+    throw usageError(`--protocol-era must be legacy, modern or both, not "${era}".`, mode);
+  if (serverCommand.length && values.url) throw usageError('Give either a command after -- or --url, not both.', mode);
+  if (dashdash >= 0 && !serverCommand.length) throw usageError('Nothing follows --: give the server command.', mode);
+  if (values.base !== undefined && values['base-ref'] !== undefined) throw usageError('Give --base or --base-ref, not both.', mode);
+
+  const overrides: Overrides = {};
+  if (serverCommand.length) overrides.command = serverCommand;
+  if (values.url !== undefined) overrides.url = values.url;
+  if (values.header) overrides.headers = values.header;
+  if (values.env) overrides.env = values.env;
+  if (values.cwd !== undefined) overrides.cwd = values.cwd;
+  if (values['server-name'] !== undefined) overrides.serverName = values['server-name'];
+  if (values.server) overrides.only = values.server;
+  if (values['class-list'] !== undefined) overrides.classList = values['class-list'];
+  if (policies) overrides.policies = policies as Policy[];
+  if (failOn) overrides.failOn = failOn;
+  if (era) overrides.era = era;
+  const limits = {
+    startTimeoutMs: seconds(values['start-timeout'], '--start-timeout'),
+    listTimeoutMs: seconds(values['list-timeout'], '--list-timeout'),
+    maxPages: count(values['max-pages'], '--max-pages'),
+    maxTools: count(values['max-tools'], '--max-tools'),
+  };
+  for (const [key, value] of Object.entries(limits)) if (value !== undefined) Object.assign(overrides, { [key]: value });
+
+  const configPath = values.config ?? DEFAULT_CONFIG;
+  const file = await readConfigFile(configPath, values.config !== undefined);
+  const settings = resolveSettings(file, configPath, overrides);
+
+  const updateArgs = ['npx', 'mcp-annotation-auditor', 'update'];
+  if (values.config !== undefined) updateArgs.push('--config', values.config);
+  if (values['class-list'] !== undefined) updateArgs.push('--class-list', values['class-list']);
+  if (values['server-name'] !== undefined) updateArgs.push('--server-name', values['server-name']);
+  for (const name of values.server ?? []) updateArgs.push('--server', name);
+  for (const entry of values.env ?? []) updateArgs.push('--env', entry);
+  if (values.cwd !== undefined) updateArgs.push('--cwd', values.cwd);
+  if (values.url !== undefined) updateArgs.push('--url', values.url);
+  if (serverCommand.length) updateArgs.push('--', ...serverCommand);
+  const options: AuditOptions = { mode, updateCommand: updateArgs.map(quote).join(' '), approved: values.approved ?? false };
+  if (values.base !== undefined) {
+    let text: string | null;
+    try {
+      text = await readFile(values.base, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new AuditError(`Could not read --base ${values.base}: ${(error as Error).message}.`);
+      text = null;
+    }
+    options.base = { text, label: values.base };
+  } else if (values['base-ref'] !== undefined) {
+    options.base = { text: await readAtRef(values['base-ref'], settings.classList), label: values['base-ref'] };
+  }
+  const report = await runAudit(settings, options);
+  return { exitCode: report.result === 'failed' ? 1 : 0, stdout: render(report, format), stderr: '' };
+}

@@ -1,0 +1,295 @@
+import { readFile } from 'node:fs/promises';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { z } from 'zod';
+import { DEFAULT_CLASS_LIST } from './classlist.js';
+import { AuditError } from './errors.js';
+import { DEFAULT_LIMITS, type ListLimits, type ProtocolEra, type ServerTarget } from './listing.js';
+import { DEFAULT_POLICIES, POLICIES, type Policy } from './policies.js';
+import { isRuleId, RULE_IDS, type FailOn, type RuleId, type Severity } from './rules.js';
+import { serverEnvironment } from './process.js';
+
+export const DEFAULT_CONFIG = '.github/mcp-annotation-auditor.yml';
+export type EraSetting = ProtocolEra | 'both';
+
+export interface Waiver {
+  rule: RuleId;
+  /** The tool's name, or its full `mcp__server__tool` name. */
+  tool: string;
+  reason: string;
+  /** YYYY-MM-DD; the waiver stops applying after this day. */
+  expires?: string;
+}
+
+/** One server to audit, resolved. */
+export interface ServerSettings {
+  /** From configuration; when absent, the server's own reported name, normalised. */
+  name?: string;
+  target: ServerTarget;
+  era: EraSetting;
+  /** How a person re-runs `update` for this server, for the drift message. */
+  updateCommand?: string;
+}
+
+export interface Settings {
+  servers: ServerSettings[];
+  classList: string;
+  policies: Policy[];
+  failOn: FailOn;
+  severities: Partial<Record<RuleId, Severity | 'off'>>;
+  waivers: Waiver[];
+  approveLabel?: string;
+  limits: ListLimits;
+}
+
+const envSchema = z
+  .union([
+    z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+    z.array(z.string()),
+  ])
+  .optional();
+const spawnSchema = {
+  command: z.string().min(1),
+  args: z.array(z.union([z.string(), z.number()]).transform(String)).default([]),
+  cwd: z.string().optional(),
+  env: envSchema,
+};
+const serverSchema = z.looseObject({
+  // The .mcp.json shape: stdio has command/args/env; HTTP has type "http" with url/headers.
+  type: z.string().optional(),
+  command: z.string().min(1).optional(),
+  args: spawnSchema.args,
+  cwd: z.string().optional(),
+  env: envSchema,
+  url: z.string().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  start: z.strictObject(spawnSchema).optional(),
+  protocolEra: z.enum(['legacy', 'modern', 'both']).optional(),
+});
+const severitySchema = z.enum(['error', 'warning', 'notice', 'off']);
+const fileSchema = z.looseObject({
+  classList: z.string().optional(),
+  policies: z.array(z.enum(POLICIES)).optional(),
+  failOn: z.enum(['error', 'warning', 'notice', 'never']).optional(),
+  protocolEra: z.enum(['legacy', 'modern', 'both']).optional(),
+  rules: z.record(z.string(), severitySchema).optional(),
+  approveLabel: z.string().optional(),
+  startTimeout: z.number().positive().optional(),
+  listTimeout: z.number().positive().optional(),
+  maxPages: z.number().int().positive().optional(),
+  maxTools: z.number().int().positive().optional(),
+  waivers: z
+    .array(
+      z.strictObject({
+        rule: z.string(),
+        tool: z.string().min(1),
+        reason: z.string().min(1),
+        expires: z
+          .union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/), z.date().transform((d) => d.toISOString().slice(0, 10))])
+          .optional(),
+      }),
+    )
+    .optional(),
+  servers: z.record(z.string(), serverSchema).optional(),
+  mcpServers: z.record(z.string(), serverSchema).optional(),
+});
+export type ConfigFile = z.infer<typeof fileSchema>;
+
+/** `KEY=VALUE` sets; a bare `KEY` passes the auditor's own value through. */
+export function parseEnvEntries(entries: string[]): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const entry of entries) {
+    const eq = entry.indexOf('=');
+    if (eq === 0) throw new AuditError(`Bad environment entry "${entry}": the name is empty.`, 'Use KEY=VALUE or KEY.');
+    if (eq < 0) out[entry] = null;
+    else out[entry.slice(0, eq)] = entry.slice(eq + 1);
+  }
+  return out;
+}
+
+function envFromConfig(env: z.infer<typeof envSchema>): Record<string, string | null> {
+  if (!env) return {};
+  if (Array.isArray(env)) return parseEnvEntries(env);
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === null ? null : String(v)]));
+}
+
+/** `Name: value` header lines, as curl takes them. */
+export function parseHeaders(lines: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon <= 0)
+      throw new AuditError(`Bad header "${line}".`, 'Write headers as "Name: value", e.g. --header "Authorization: Bearer abc".');
+    out[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return out;
+}
+
+/** `${NAME}` in a header value reads the auditor's environment, so secrets stay out of files. */
+function expandHeaders(headers: Record<string, string>, file: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([k, v]) => [
+      k,
+      v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+        const value = process.env[name];
+        if (value === undefined)
+          throw new AuditError(`Header ${k} in ${file} uses \${${name}}, which is not set.`, `Set ${name} in the environment of the audit step.`);
+        return value;
+      }),
+    ]),
+  );
+}
+
+/** One server entry of a config file (or .mcp.json) as settings. */
+function serverFromConfig(name: string, entry: z.infer<typeof serverSchema>, file: string, era: EraSetting): ServerSettings {
+  const serverEra = entry.protocolEra ?? era;
+  if (entry.url !== undefined || entry.type === 'http' || entry.type === 'streamable-http') {
+    if (!entry.url)
+      throw new AuditError(`Server "${name}" in ${file} is of type http but has no url.`, 'Add url: http://host:port/mcp.');
+    const target: ServerTarget = { kind: 'http', url: entry.url, headers: expandHeaders(entry.headers ?? {}, file) };
+    if (entry.start)
+      target.start = {
+        command: entry.start.command,
+        args: entry.start.args,
+        ...(entry.start.cwd !== undefined ? { cwd: entry.start.cwd } : {}),
+        env: serverEnvironment(envFromConfig(entry.start.env)),
+      };
+    return { name, target, era: serverEra };
+  }
+  if (!entry.command)
+    throw new AuditError(`Server "${name}" in ${file} has neither a command nor a url.`, 'Give command (and args) for a stdio server, or url for Streamable HTTP.');
+  return {
+    name,
+    era: serverEra,
+    target: {
+      kind: 'stdio',
+      spawn: {
+        command: entry.command,
+        args: entry.args,
+        ...(entry.cwd !== undefined ? { cwd: entry.cwd } : {}),
+        env: serverEnvironment(envFromConfig(entry.env)),
+      },
+    },
+  };
+}
+
+/**
+ * Reads a config file (YAML; JSON such as .mcp.json is YAML too). `required` makes a missing file
+ * an error; the default path may simply not exist.
+ */
+export async function readConfigFile(path: string, required: boolean): Promise<ConfigFile | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !required) return undefined;
+    throw new AuditError(`Could not read the config file ${path}: ${(error as Error).message}.`, 'Check the path given with --config.');
+  }
+  let data: unknown;
+  try {
+    data = parseYaml(text) ?? {};
+  } catch (error) {
+    const line = error instanceof YAMLParseError ? error.linePos?.[0]?.line : undefined;
+    throw new AuditError(
+      `The config file ${path} is not valid YAML${line ? ` at line ${line}` : ''}: ${(error as Error).message.split('\n')[0]}.`,
+      'Fix the syntax; see the README for the format.',
+    );
+  }
+  const parsed = fileSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AuditError(
+      `The config file ${path} has a bad value at ${issue?.path.join('.') || 'top level'}: ${issue?.message}.`,
+      'See the README for the config file format.',
+    );
+  }
+  for (const rule of Object.keys(parsed.data.rules ?? {}))
+    if (!isRuleId(rule))
+      throw new AuditError(`The config file ${path} sets a severity for unknown rule "${rule}".`, `Known rules: ${RULE_IDS.join(', ')}.`);
+  for (const waiver of parsed.data.waivers ?? [])
+    if (!isRuleId(waiver.rule))
+      throw new AuditError(`The config file ${path} has a waiver for unknown rule "${waiver.rule}".`, `Known rules: ${RULE_IDS.join(', ')}.`);
+  return parsed.data;
+}
+
+/** What the command line (or the action's inputs) says; every field optional, flags win. */
+export interface Overrides {
+  command?: string[];
+  url?: string;
+  headers?: string[];
+  env?: string[];
+  cwd?: string;
+  serverName?: string;
+  /** Only audit these servers of the config file. */
+  only?: string[];
+  classList?: string;
+  policies?: Policy[];
+  failOn?: FailOn;
+  era?: EraSetting;
+  approveLabel?: string;
+  startTimeoutMs?: number;
+  listTimeoutMs?: number;
+  maxPages?: number;
+  maxTools?: number;
+}
+
+/** Flags override the file; the file overrides defaults. */
+export function resolveSettings(file: ConfigFile | undefined, filePath: string, flags: Overrides): Settings {
+  const era: EraSetting = flags.era ?? file?.protocolEra ?? 'legacy';
+  let servers: ServerSettings[];
+  const env = parseEnvEntries(flags.env ?? []);
+  if (flags.command?.length) {
+    const [command, ...args] = flags.command as [string, ...string[]];
+    servers = [
+      {
+        ...(flags.serverName !== undefined ? { name: flags.serverName } : {}),
+        era,
+        target: { kind: 'stdio', spawn: { command, args, ...(flags.cwd !== undefined ? { cwd: flags.cwd } : {}), env: serverEnvironment(env) } },
+      },
+    ];
+  } else if (flags.url) {
+    servers = [
+      {
+        ...(flags.serverName !== undefined ? { name: flags.serverName } : {}),
+        era,
+        target: { kind: 'http', url: flags.url, headers: parseHeaders(flags.headers ?? []) },
+      },
+    ];
+  } else {
+    const entries = { ...(file?.mcpServers ?? {}), ...(file?.servers ?? {}) };
+    servers = Object.entries(entries).map(([name, entry]) => {
+      const server = serverFromConfig(name, entry, filePath, era);
+      // Command-line environment and headers add to every configured server.
+      if (server.target.kind === 'stdio') Object.assign(server.target.spawn.env, serverEnvironment(env));
+      return server;
+    });
+    if (flags.only?.length) {
+      const unknown = flags.only.filter((n) => !(n in entries));
+      if (unknown.length)
+        throw new AuditError(`No server named ${unknown.map((n) => `"${n}"`).join(', ')} in ${filePath}.`, `Configured servers: ${Object.keys(entries).join(', ') || 'none'}.`);
+      servers = servers.filter((s) => flags.only?.includes(s.name as string));
+    }
+    if (servers.length === 1 && flags.serverName !== undefined) (servers[0] as ServerSettings).name = flags.serverName;
+  }
+  if (!servers.length)
+    throw new AuditError(
+      'No server to audit.',
+      `Give its command after --, e.g. mcp-annotation-auditor check -- node server.js, or --url, or list servers in ${DEFAULT_CONFIG}.`,
+    );
+  const settings: Settings = {
+    servers,
+    classList: flags.classList ?? file?.classList ?? DEFAULT_CLASS_LIST,
+    policies: flags.policies ?? file?.policies ?? DEFAULT_POLICIES,
+    failOn: flags.failOn ?? file?.failOn ?? 'error',
+    severities: (file?.rules ?? {}) as Settings['severities'],
+    waivers: (file?.waivers ?? []) as Waiver[],
+    limits: {
+      startTimeoutMs: flags.startTimeoutMs ?? (file?.startTimeout !== undefined ? file.startTimeout * 1000 : DEFAULT_LIMITS.startTimeoutMs),
+      listTimeoutMs: flags.listTimeoutMs ?? (file?.listTimeout !== undefined ? file.listTimeout * 1000 : DEFAULT_LIMITS.listTimeoutMs),
+      maxPages: flags.maxPages ?? file?.maxPages ?? DEFAULT_LIMITS.maxPages,
+      maxTools: flags.maxTools ?? file?.maxTools ?? DEFAULT_LIMITS.maxTools,
+    },
+  };
+  const approveLabel = flags.approveLabel ?? file?.approveLabel;
+  if (approveLabel !== undefined) settings.approveLabel = approveLabel;
+  return settings;
+}

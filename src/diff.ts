@@ -1,0 +1,207 @@
+import type { Reach, ToolClass } from './classify.js';
+import type { RecordedHint, ToolRecord } from './classlist.js';
+import { finding, type Finding } from './findings.js';
+import { HINT_NAMES, type HintName } from './tools.js';
+
+export interface HintMove {
+  hint: HintName;
+  before: RecordedHint;
+  after: RecordedHint;
+}
+
+/** How one tool differs between two states of the tool surface. */
+export interface ToolChange {
+  kind: 'added' | 'removed' | 'renamed' | 'changed';
+  /** Full name after the change (before, for a removed tool). */
+  name: string;
+  tool: string;
+  /** Full name before a rename. */
+  renamedFrom?: string;
+  before?: ToolRecord;
+  after?: ToolRecord;
+  hints: HintMove[];
+  titleChanged: boolean;
+}
+
+const CLASS_RANK: Record<ToolClass, number> = { read: 0, edit: 1, delete: 2 };
+
+function hintMoves(before: ToolRecord, after: ToolRecord): HintMove[] {
+  return HINT_NAMES.filter((h) => before.hints[h] !== after.hints[h]).map((hint) => ({
+    hint,
+    before: before.hints[hint],
+    after: after.hints[hint],
+  }));
+}
+
+function compare(name: string, before: ToolRecord, after: ToolRecord): ToolChange | undefined {
+  const hints = hintMoves(before, after);
+  const titleChanged = before.title !== after.title || before.titleSource !== after.titleSource;
+  if (!hints.length && !titleChanged && before.class === after.class && before.reach === after.reach)
+    return undefined;
+  return { kind: 'changed', name, tool: after.tool, before, after, hints, titleChanged };
+}
+
+/**
+ * Differences between two tool surfaces (class list entries keyed by full name). A removed tool
+ * and an added one with the same input schema, unique on both sides, are one rename.
+ */
+export function diffRecords(
+  before: Map<string, ToolRecord>,
+  after: Map<string, ToolRecord>,
+): ToolChange[] {
+  const changes: ToolChange[] = [];
+  const removed = [...before.keys()].filter((k) => !after.has(k));
+  const added = [...after.keys()].filter((k) => !before.has(k));
+  const bySchema = (keys: string[], side: Map<string, ToolRecord>) => {
+    const groups = new Map<string, string[]>();
+    for (const key of keys) {
+      const schema = (side.get(key) as ToolRecord).schema;
+      groups.set(schema, [...(groups.get(schema) ?? []), key]);
+    }
+    return groups;
+  };
+  const removedBySchema = bySchema(removed, before);
+  const addedBySchema = bySchema(added, after);
+  const renamed = new Set<string>();
+  for (const [schema, newKeys] of addedBySchema) {
+    const oldKeys = removedBySchema.get(schema);
+    if (newKeys.length !== 1 || oldKeys?.length !== 1) continue;
+    const [oldKey, newKey] = [oldKeys[0] as string, newKeys[0] as string];
+    const b = before.get(oldKey) as ToolRecord;
+    const a = after.get(newKey) as ToolRecord;
+    renamed.add(oldKey).add(newKey);
+    changes.push({
+      kind: 'renamed',
+      name: newKey,
+      tool: a.tool,
+      renamedFrom: oldKey,
+      before: b,
+      after: a,
+      hints: hintMoves(b, a),
+      titleChanged: b.title !== a.title || b.titleSource !== a.titleSource,
+    });
+  }
+  for (const key of removed)
+    if (!renamed.has(key)) {
+      const b = before.get(key) as ToolRecord;
+      changes.push({ kind: 'removed', name: key, tool: b.tool, before: b, hints: [], titleChanged: false });
+    }
+  for (const key of added)
+    if (!renamed.has(key)) {
+      const a = after.get(key) as ToolRecord;
+      changes.push({ kind: 'added', name: key, tool: a.tool, after: a, hints: [], titleChanged: false });
+    }
+  for (const [key, b] of before) {
+    const a = after.get(key);
+    const change = a && compare(key, b, a);
+    if (change) changes.push(change);
+  }
+  return changes.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+}
+
+function describeHint(value: RecordedHint): string {
+  return value === 'absent' ? 'absent' : String(value);
+}
+
+export function describeMoves(moves: HintMove[]): string {
+  return moves.map((m) => `${m.hint} ${describeHint(m.before)} -> ${describeHint(m.after)}`).join(', ');
+}
+
+function classWord(c: ToolClass, r: Reach): string {
+  return `${c} (${r})`;
+}
+
+/** The rules a PR's change of the tool surface triggers. */
+export function changeFindings(changes: ToolChange[]): Finding[] {
+  const out: Finding[] = [];
+  for (const change of changes) {
+    const { before, after, tool } = change;
+    if (change.kind === 'added' && after) {
+      out.push(
+        finding('tool-added', tool, `New tool, class ${classWord(after.class, after.reach)}.`, {
+          fix: 'Check that the class matches what the tool does.',
+        }),
+      );
+      continue;
+    }
+    if (change.kind === 'removed' && before) {
+      out.push(finding('tool-removed', tool, `Removed; it was ${classWord(before.class, before.reach)}.`));
+      continue;
+    }
+    if (!before || !after) continue;
+    if (change.kind === 'renamed')
+      out.push(
+        finding(
+          'tool-renamed',
+          tool,
+          `Renamed from ${before.tool} (same input schema)${before.reason !== undefined ? '; its reason is carried over' : ''}.`,
+        ),
+      );
+    const dropped = change.hints.filter((m) => m.before !== 'absent' && m.after === 'absent');
+    if (dropped.length)
+      out.push(
+        finding(
+          'hint-dropped',
+          tool,
+          `${dropped.map((m) => `${m.hint} (was ${describeHint(m.before)})`).join(', ')} no longer declared; clients now assume the default.`,
+          {
+            hints: dropped.map((m) => m.hint),
+            fix: 'Declare the hint again, even where it equals the default.',
+          },
+        ),
+      );
+    const rankBefore = CLASS_RANK[before.class];
+    const rankAfter = CLASS_RANK[after.class];
+    if (rankAfter < rankBefore)
+      out.push(
+        finding(
+          'class-relaxed',
+          tool,
+          `Class relaxed from ${before.class} to ${after.class}: clients will auto-approve what they used to ask about.`,
+          { fix: 'Confirm the tool really no longer modifies or destroys anything.' },
+        ),
+      );
+    else if (rankAfter > rankBefore)
+      out.push(finding('class-escalated', tool, `Class escalated from ${before.class} to ${after.class}.`));
+    if (before.reach === 'closed' && after.reach === 'open')
+      out.push(
+        finding('reach-opened', tool, 'Reach opened from closed to open world: it may now talk to external systems.', {
+          fix: 'Confirm the tool should reach outside, or declare openWorldHint: false.',
+        }),
+      );
+  }
+  return out;
+}
+
+/** Live tools that differ from the class list at HEAD: one unrecorded-change per tool. */
+export function driftFindings(changes: ToolChange[], updateCommand: string, classListPath: string): Finding[] {
+  return changes.map((change) => {
+    let what: string;
+    switch (change.kind) {
+      case 'added':
+        what = 'is served but not in the class list';
+        break;
+      case 'removed':
+        what = 'is in the class list but no longer served';
+        break;
+      case 'renamed':
+        what = `is served under a new name (was ${change.before?.tool})`;
+        break;
+      case 'changed': {
+        const parts: string[] = [];
+        if (change.hints.length) parts.push(describeMoves(change.hints));
+        if (change.before?.class !== change.after?.class)
+          parts.push(`class ${change.before?.class} -> ${change.after?.class}`);
+        if (change.before?.reach !== change.after?.reach)
+          parts.push(`reach ${change.before?.reach} -> ${change.after?.reach}`);
+        if (change.titleChanged)
+          parts.push(`title ${JSON.stringify(change.before?.title)} -> ${JSON.stringify(change.after?.title)}`);
+        what = `differs from the class list: ${parts.join('; ')}`;
+        break;
+      }
+    }
+    return finding('unrecorded-change', change.tool, `The live tool ${what}.`, {
+      fix: `Run \`${updateCommand}\` and commit ${classListPath}.`,
+    });
+  });
+}

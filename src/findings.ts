@@ -1,0 +1,30 @@
+import type { HintName } from './tools.js';
+import { RULES, type RuleId, type Severity } from './rules.js';
+
+export interface Finding {
+  rule: RuleId;
+  severity: Severity;
+  /** The tool's name as the server sent it; absent for findings about the run itself. */
+  tool?: string;
+  message: string;
+  /** What to do about it. */
+  fix?: string;
+  /** The hints concerned, for hint-dropped and era-mismatch. */
+  hints?: HintName[];
+  /** Set when a configured waiver covers the finding: it is listed but does not fail the run. */
+  waived?: { reason: string; expires?: string };
+  /** Set when the approval label turned an approvable error into a notice. */
+  approved?: boolean;
+}
+
+/** A finding at the rule's default severity. */
+export function finding(
+  rule: RuleId,
+  tool: string | undefined,
+  message: string,
+  extra: Partial<Omit<Finding, 'rule' | 'tool' | 'message' | 'severity'>> = {},
+): Finding {
+  const f: Finding = { rule, severity: RULES[rule].severity, message, ...extra };
+  if (tool !== undefined) f.tool = tool;
+  return f;
+}

@@ -1,0 +1,211 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { AuditError } from './errors.js';
+
+/** Variables a server needs to run at all; everything else must be named to reach it. */
+const BASE_ENV = [
+  'PATH',
+  'HOME',
+  'LOGNAME',
+  'USER',
+  'SHELL',
+  'TERM',
+  'LANG',
+  'LC_ALL',
+  'TMPDIR',
+  'TZ',
+  // Windows needs these to start most programs.
+  'SystemRoot',
+  'ComSpec',
+  'PATHEXT',
+  'TEMP',
+  'TMP',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'USERPROFILE',
+];
+
+/**
+ * The server's environment: the minimal base, plus what the user named. `KEY=VALUE` sets a value;
+ * a bare `KEY` passes the auditor's own value through. Secrets such as GITHUB_TOKEN, ACTIONS_* and
+ * INPUT_* never reach the server unless named here.
+ */
+export function serverEnvironment(
+  named: Record<string, string | null>,
+  from: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of BASE_ENV) {
+    const value = from[key];
+    if (value !== undefined) env[key] = value;
+  }
+  for (const [key, value] of Object.entries(named)) {
+    if (value !== null) env[key] = value;
+    else if (from[key] !== undefined) env[key] = from[key];
+  }
+  return env;
+}
+
+export interface SpawnSpec {
+  command: string;
+  args: string[];
+  cwd?: string;
+  env: Record<string, string>;
+}
+
+/** Keeps the last `limit` characters of a stream: a flooding server must not fill our memory. */
+export class TailBuffer {
+  private text = '';
+  private dropped = 0;
+  constructor(private readonly limit = 16_384) {}
+  push(chunk: string): void {
+    this.text += chunk;
+    if (this.text.length > this.limit * 2) {
+      this.dropped += this.text.length - this.limit;
+      this.text = this.text.slice(-this.limit);
+    }
+  }
+  toString(): string {
+    const text = this.text.length > this.limit ? this.text.slice(-this.limit) : this.text;
+    const dropped = this.dropped + (this.text.length - text.length);
+    return dropped > 0 ? `[${dropped} earlier characters not shown]\n${text}` : text;
+  }
+}
+
+const live = new Set<ServerProcess>();
+let exitHookInstalled = false;
+
+/** Last resort: whatever still runs when we exit is killed with its whole process group. */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const server of live) server.killGroup('SIGKILL');
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      for (const server of live) server.killGroup('SIGKILL');
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    });
+  }
+}
+
+/**
+ * A server process we started, in a process group of its own so that `stop()` also ends what it
+ * started (npx wrappers, shells, grandchildren).
+ */
+export class ServerProcess {
+  readonly child: ChildProcessByStdio<Writable, Readable, Readable>;
+  readonly stderr = new TailBuffer();
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private spawnError: Error | undefined;
+
+  constructor(readonly spec: SpawnSpec) {
+    installExitHook();
+    this.child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd,
+      env: spec.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
+    live.add(this);
+    this.child.stderr.setEncoding('utf8');
+    this.child.stderr.on('data', (chunk: string) => this.stderr.push(chunk));
+    // A server that closes stdin early must not crash us with EPIPE.
+    this.child.stdin.on('error', () => undefined);
+    this.exited = new Promise((resolve) => {
+      this.child.once('error', (error) => {
+        this.spawnError = error;
+        this.exitInfo ??= { code: null, signal: null };
+        resolve(this.exitInfo);
+      });
+      this.child.once('exit', (code, signal) => {
+        this.exitInfo = { code, signal };
+        resolve(this.exitInfo);
+      });
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get hasExited(): boolean {
+    return this.exitInfo !== undefined;
+  }
+
+  /** Why the process is gone, in words, or undefined while it runs. */
+  describeExit(): string | undefined {
+    if (this.spawnError) return spawnFailure(this.spec, this.spawnError).message;
+    if (!this.exitInfo) return undefined;
+    const { code, signal } = this.exitInfo;
+    return signal ? `the server was killed by ${signal}` : `the server exited with code ${code}`;
+  }
+
+  /** The spawn failure as an AuditError, if spawning failed. */
+  get failure(): AuditError | undefined {
+    return this.spawnError ? spawnFailure(this.spec, this.spawnError) : undefined;
+  }
+
+  killGroup(signal: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      if (process.platform === 'win32') this.child.kill(signal);
+      else process.kill(-pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+
+  /**
+   * Ends the server: close stdin (the stdio binding's polite request), then SIGTERM, then SIGKILL,
+   * each bounded; finally the rest of its process group. Resolves once the process is gone.
+   */
+  async stop(graceMs = 2_000): Promise<void> {
+    if (this.child.pid !== undefined) {
+      this.child.stdin.end();
+      if (!this.hasExited && !(await settlesWithin(this.exited, 100))) {
+        this.killGroup('SIGTERM');
+        if (!(await settlesWithin(this.exited, graceMs))) {
+          this.killGroup('SIGKILL');
+          await settlesWithin(this.exited, graceMs);
+        }
+      }
+      // Grandchildren may outlive the leader; they share its group.
+      this.killGroup('SIGKILL');
+    }
+    this.child.stdout.destroy();
+    this.child.stderr.destroy();
+    live.delete(this);
+  }
+}
+
+function spawnFailure(spec: SpawnSpec, error: Error): AuditError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT')
+    return new AuditError(
+      `Could not start the server: the command "${spec.command}" was not found${spec.cwd ? ` (working directory ${spec.cwd})` : ''}.`,
+      'Check the command for typos, install it, or give its full path. The server gets a minimal PATH-only environment.',
+    );
+  if (code === 'EACCES')
+    return new AuditError(
+      `Could not start the server: "${spec.command}" is not executable.`,
+      'Make it executable (chmod +x) or run it through its interpreter, e.g. node server.js.',
+    );
+  return new AuditError(`Could not start the server "${spec.command}": ${error.message}.`);
+}
+
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

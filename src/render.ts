@@ -1,0 +1,263 @@
+import { allFindings, type AuditedTool, type Report, type ServerReport } from './audit.js';
+import type { RecordedHint, ToolRecord } from './classlist.js';
+import type { ToolChange } from './diff.js';
+import { markdownSafe, terminalSafe } from './escape.js';
+import type { Finding } from './findings.js';
+import { HINT_NAMES, type HintName } from './tools.js';
+
+export type Format = 'text' | 'json' | 'markdown';
+
+export interface Counts {
+  tools: number;
+  read: number;
+  edit: number;
+  delete: number;
+  error: number;
+  warning: number;
+  notice: number;
+  waived: number;
+  changed: number;
+}
+
+export function countsOf(tools: AuditedTool[], findings: Finding[], changes: ToolChange[]): Counts {
+  const active = findings.filter((f) => !f.waived);
+  return {
+    tools: tools.length,
+    read: tools.filter((t) => t.class === 'read').length,
+    edit: tools.filter((t) => t.class === 'edit').length,
+    delete: tools.filter((t) => t.class === 'delete').length,
+    error: active.filter((f) => f.severity === 'error').length,
+    warning: active.filter((f) => f.severity === 'warning').length,
+    notice: active.filter((f) => f.severity === 'notice').length,
+    waived: findings.length - active.length,
+    changed: changes.length,
+  };
+}
+
+export function reportCounts(report: Report): Counts {
+  return countsOf(
+    report.servers.flatMap((s) => s.tools),
+    allFindings(report),
+    report.servers.flatMap((s) => s.changes),
+  );
+}
+
+const SHORT_HINT: Record<HintName, string> = {
+  readOnlyHint: 'RO',
+  destructiveHint: 'DE',
+  idempotentHint: 'ID',
+  openWorldHint: 'OW',
+};
+
+// ---------- JSON: a public interface, documented in the README ----------
+
+function recordJson(r: ToolRecord) {
+  return { class: r.class, reach: r.reach, hints: r.hints, title: r.title, titleSource: r.titleSource };
+}
+
+function changeJson(server: string, c: ToolChange) {
+  return {
+    server,
+    kind: c.kind,
+    name: c.name,
+    tool: c.tool,
+    ...(c.renamedFrom ? { renamedFrom: c.renamedFrom } : {}),
+    before: c.before ? recordJson(c.before) : null,
+    after: c.after ? recordJson(c.after) : null,
+    hints: c.hints,
+  };
+}
+
+function toolJson(server: string, t: AuditedTool) {
+  return {
+    server,
+    name: t.name,
+    fullName: t.fullName,
+    title: t.title,
+    titleSource: t.titleSource,
+    class: t.class,
+    reach: t.reach,
+    openWorld: t.reach === 'open',
+    hints: t.hints,
+    ...(t.description !== undefined ? { description: t.description } : {}),
+  };
+}
+
+export function renderJson(report: Report): string {
+  const json = {
+    schemaVersion: 1,
+    mode: report.mode,
+    result: report.result,
+    failOn: report.failOn,
+    classList: report.classList,
+    counts: reportCounts(report),
+    servers: report.servers.map((s) => ({
+      server: s.server,
+      ...(s.serverInfo ? { serverInfo: s.serverInfo } : {}),
+      target: s.target,
+      era: s.era,
+      counts: countsOf(s.tools, s.findings, s.changes),
+    })),
+    tools: report.servers.flatMap((s) => s.tools.map((t) => toolJson(s.server, t))),
+    findings: [
+      ...report.servers.flatMap((s) => s.findings.map((f) => ({ server: s.server, ...f }))),
+      ...report.findings.map((f) => ({ server: null, ...f })),
+    ],
+    changes: report.servers.flatMap((s) => s.changes.map((c) => changeJson(s.server, c))),
+    ...(report.classListWritten !== undefined ? { classListWritten: report.classListWritten } : {}),
+  };
+  return `${JSON.stringify(json, null, 2)}\n`;
+}
+
+// ---------- text: for a person at a terminal ----------
+
+function hintCell(t: AuditedTool, h: HintName): string {
+  const s = t.hints[h];
+  return s.declared ? (s.value ? 'true' : 'false') : '-';
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ').trimEnd()).join('\n');
+}
+
+function recordedHint(v: RecordedHint): string {
+  return v === 'absent' ? '-' : String(v);
+}
+
+function changeLine(c: ToolChange): string {
+  const name = terminalSafe(c.tool, 64);
+  switch (c.kind) {
+    case 'added':
+      return `+ ${name}: added, ${c.after?.class} (${c.after?.reach})`;
+    case 'removed':
+      return `- ${name}: removed, was ${c.before?.class} (${c.before?.reach})`;
+    default: {
+      const parts = [];
+      if (c.kind === 'renamed') parts.push(`renamed from ${terminalSafe(c.before?.tool ?? '', 64)}`);
+      if (c.before?.class !== c.after?.class) parts.push(`class ${c.before?.class} -> ${c.after?.class}`);
+      if (c.before?.reach !== c.after?.reach) parts.push(`reach ${c.before?.reach} -> ${c.after?.reach}`);
+      if (c.hints.length) parts.push(c.hints.map((m) => `${m.hint} ${recordedHint(m.before)} -> ${recordedHint(m.after)}`).join(', '));
+      if (c.titleChanged) parts.push(`title ${terminalSafe(JSON.stringify(c.before?.title ?? ''), 40)} -> ${terminalSafe(JSON.stringify(c.after?.title ?? ''), 40)}`);
+      return `~ ${name}: ${parts.join('; ') || 'unchanged'}`;
+    }
+  }
+}
+
+function findingLine(f: Finding): string[] {
+  const tag = f.waived ? `${f.severity} (waived)` : f.approved ? 'notice (approved)' : f.severity;
+  const row = [tag, f.rule, f.tool !== undefined ? terminalSafe(f.tool, 48) : '-', f.message];
+  return row;
+}
+
+function serverText(s: ServerReport): string {
+  const counts = countsOf(s.tools, s.findings, s.changes);
+  const lines = [
+    `${terminalSafe(s.server, 64)} (${terminalSafe(s.target, 100)}, ${s.era} era): ${counts.tools} tools: ${counts.read} read, ${counts.edit} edit, ${counts.delete} delete`,
+    '',
+  ];
+  if (s.tools.length) {
+    const rows = [['TOOL', 'CLASS', 'REACH', ...HINT_NAMES.map((h) => SHORT_HINT[h]), 'TITLE']];
+    for (const t of s.tools)
+      rows.push([
+        terminalSafe(t.name, 48),
+        t.class,
+        t.reach,
+        ...HINT_NAMES.map((h) => hintCell(t, h)),
+        `${terminalSafe(t.title, 50)}${t.titleSource === 'none' ? ' (no title)' : t.titleSource === 'tool' ? ' (Tool.title)' : ''}`,
+      ]);
+    lines.push(table(rows), '');
+  }
+  if (s.changes.length) lines.push('Changes:', ...s.changes.map(changeLine), '');
+  if (s.findings.length) {
+    lines.push('Findings:', table(s.findings.map(findingLine)));
+    const fixes = [...new Set(s.findings.filter((f) => f.fix && !f.waived).map((f) => `${f.rule}: ${f.fix}`))];
+    if (fixes.length) lines.push('', 'What to do:', ...fixes.map((x) => `  ${x}`));
+    lines.push('');
+  }
+  if (s.stdoutNoise.length)
+    lines.push(`Note: the server wrote ${s.stdoutNoise.length} non-JSON line(s) to stdout (first: ${terminalSafe(s.stdoutNoise[0] ?? '', 60)}); stdio servers must log to stderr.`, '');
+  return lines.join('\n');
+}
+
+export function verdictLine(report: Report): string {
+  const c = reportCounts(report);
+  if (report.mode === 'update')
+    return `${report.classListWritten ? 'UPDATED' : 'UNCHANGED'}: ${report.classList} (${c.tools} tools). Review the diff and commit it.`;
+  const tally = `${c.error} error${c.error === 1 ? '' : 's'}, ${c.warning} warning${c.warning === 1 ? '' : 's'}, ${c.notice} notice${c.notice === 1 ? '' : 's'}${c.waived ? `, ${c.waived} waived` : ''}`;
+  if (report.mode === 'list') return `LISTED: ${c.tools} tools (${c.read} read, ${c.edit} edit, ${c.delete} delete); ${tally}.`;
+  return `${report.result === 'passed' ? 'PASSED' : 'FAILED'}: ${tally} (fail-on: ${report.failOn}).`;
+}
+
+export function renderText(report: Report): string {
+  const parts = report.servers.map(serverText);
+  if (report.findings.length) parts.push(`Config:\n${table(report.findings.map(findingLine))}\n`);
+  parts.push(verdictLine(report));
+  return `${parts.join('\n')}\n`;
+}
+
+// ---------- markdown: the CLI's --format markdown and the job summary ----------
+
+const CLASS_ICON = { read: 'read', edit: 'edit', delete: 'delete' } as const;
+
+function mdHint(v: RecordedHint): string {
+  return v === 'absent' ? '_absent_' : `\`${v}\``;
+}
+
+export function markdownChanges(changes: ToolChange[]): string {
+  const rows = ['| Tool | Change | Class | Reach | Hints that moved |', '| --- | --- | --- | --- | --- |'];
+  for (const c of changes) {
+    const cls =
+      c.before && c.after
+        ? c.before.class === c.after.class
+          ? c.after.class
+          : `${c.before.class} → **${c.after.class}**`
+        : (c.after ?? c.before)?.class ?? '';
+    const reach =
+      c.before && c.after
+        ? c.before.reach === c.after.reach
+          ? c.after.reach
+          : `${c.before.reach} → **${c.after.reach}**`
+        : (c.after ?? c.before)?.reach ?? '';
+    const what = c.kind === 'renamed' ? `renamed from ${markdownSafe(c.before?.tool ?? '', 64)}` : c.kind;
+    const moved = c.hints.map((m) => `${m.hint}: ${mdHint(m.before)} → ${mdHint(m.after)}`).join('<br>');
+    rows.push(`| ${markdownSafe(c.tool, 64)} | ${what} | ${cls} | ${reach} | ${moved || (c.titleChanged ? 'title changed' : '')} |`);
+  }
+  return rows.join('\n');
+}
+
+export function markdownFindings(findings: Finding[], max = findings.length): string {
+  const rows = ['| Severity | Rule | Tool | Finding |', '| --- | --- | --- | --- |'];
+  for (const f of findings.slice(0, max)) {
+    const sev = f.waived ? `${f.severity} (waived: ${markdownSafe(f.waived.reason, 120)})` : f.approved ? 'notice (approved)' : f.severity;
+    rows.push(`| ${sev} | \`${f.rule}\` | ${f.tool !== undefined ? markdownSafe(f.tool, 64) : ''} | ${markdownSafe(f.message, 300)} |`);
+  }
+  return rows.join('\n');
+}
+
+export function markdownInventory(tools: AuditedTool[], max = tools.length): string {
+  const rows = ['| Tool | Title | Class | Reach | readOnly | destructive | idempotent | openWorld |', '| --- | --- | --- | --- | --- | --- | --- | --- |'];
+  for (const t of tools.slice(0, max))
+    rows.push(
+      `| ${markdownSafe(t.name, 64)} | ${t.titleSource === 'none' ? '_none_' : markdownSafe(t.title, 80)} | ${CLASS_ICON[t.class]} | ${t.reach} | ${HINT_NAMES.map((h) => (t.hints[h].declared ? `\`${t.hints[h].value}\`` : '_absent_')).join(' | ')} |`,
+    );
+  return rows.join('\n');
+}
+
+export function renderMarkdown(report: Report): string {
+  const out = [`### MCP tool annotations: ${verdictLine(report)}`, ''];
+  for (const s of report.servers) {
+    const c = countsOf(s.tools, s.findings, s.changes);
+    out.push(`#### Server ${markdownSafe(s.server, 64)}`, '', `${c.tools} tools: ${c.read} read, ${c.edit} edit, ${c.delete} delete.`, '');
+    if (s.changes.length) out.push('**Changes**', '', markdownChanges(s.changes), '');
+    if (s.findings.length) out.push('**Findings**', '', markdownFindings(s.findings), '');
+    if (s.tools.length) out.push('**Tools**', '', markdownInventory(s.tools), '');
+  }
+  if (report.findings.length) out.push('**Config**', '', markdownFindings(report.findings), '');
+  return `${out.join('\n')}\n`;
+}
+
+export function render(report: Report, format: Format): string {
+  return format === 'json' ? renderJson(report) : format === 'markdown' ? renderMarkdown(report) : renderText(report);
+}
+

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+/** The four hints of the spec's ToolAnnotations, in the order reports show them. */
+export const HINT_NAMES = [
+  'readOnlyHint',
+  'destructiveHint',
+  'idempotentHint',
+  'openWorldHint',
+] as const;
+export type HintName = (typeof HINT_NAMES)[number];
+
+/** The spec's defaults, applied by us: the SDK does not fill them in. */
+export const HINT_DEFAULTS: Record<HintName, boolean> = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+};
+
+/** A tool as the server sent it, after validation of the parts we read. */
+export interface ListedTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: unknown;
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
+}
+
+/** A tool the server sent that fails validation; kept so it becomes a finding, not a crash. */
+export interface MalformedTool {
+  /** The name if one could be read, else `#<index>` of its position in the listing. */
+  label: string;
+  problems: string[];
+}
+
+const annotationsSchema = z
+  .object({
+    title: z.string().optional(),
+    readOnlyHint: z.boolean().optional(),
+    destructiveHint: z.boolean().optional(),
+    idempotentHint: z.boolean().optional(),
+    openWorldHint: z.boolean().optional(),
+  })
+  .loose();
+
+const toolSchema = z
+  .object({
+    name: z.string().min(1),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    inputSchema: z.record(z.string(), z.unknown()).optional(),
+    annotations: annotationsSchema.optional(),
+  })
+  .loose();
+
+/**
+ * Validates one raw tool from `tools/list`. One tool at a time, so a malformed tool is reported
+ * while the others are still audited.
+ */
+export function parseTool(raw: unknown, index: number): ListedTool | MalformedTool {
+  const parsed = toolSchema.safeParse(raw);
+  if (parsed.success) {
+    const { name, title, description, inputSchema, annotations } = parsed.data;
+    const tool: ListedTool = { name };
+    if (title !== undefined) tool.title = title;
+    if (description !== undefined) tool.description = description;
+    if (inputSchema !== undefined) tool.inputSchema = inputSchema;
+    if (annotations !== undefined) {
+      const kept: NonNullable<ListedTool['annotations']> = {};
+      if (annotations.title !== undefined) kept.title = annotations.title;
+      for (const hint of HINT_NAMES) {
+        const value = annotations[hint];
+        if (value !== undefined) kept[hint] = value;
+      }
+      tool.annotations = kept;
+    }
+    return tool;
+  }
+  const name =
+    raw && typeof raw === 'object' && typeof (raw as { name?: unknown }).name === 'string'
+      ? (raw as { name: string }).name
+      : undefined;
+  return {
+    label: name && name.length > 0 ? name : `#${index}`,
+    problems: parsed.error.issues.map((issue) => {
+      const where = issue.path.length ? issue.path.join('.') : 'tool';
+      return `${where}: ${issue.message}`;
+    }),
+  };
+}
+
+export function isMalformed(tool: ListedTool | MalformedTool): tool is MalformedTool {
+  return 'problems' in tool;
+}
