@@ -28,7 +28,6 @@ await build({
   ...common,
   entryPoints: { cli: 'src/cli.ts' },
   outdir,
-
 });
 
 if (check) {

@@ -13,7 +13,13 @@ import {
   type ToolRecord,
 } from './classlist.js';
 import type { EraSetting, ServerSettings, Settings, Waiver } from './config.js';
-import { changeFindings, diffRecords, driftFindings, describeMoves, type ToolChange } from './diff.js';
+import {
+  changeFindings,
+  diffRecords,
+  driftFindings,
+  describeMoves,
+  type ToolChange,
+} from './diff.js';
 import { AuditError } from './errors.js';
 import { finding, type Finding } from './findings.js';
 import { listTools, type Listing, type ProtocolEra } from './listing.js';
@@ -89,7 +95,9 @@ function eraFindings(legacy: ClassifiedTool[], modern: ClassifiedTool[]): Findin
   for (const tool of legacy) {
     const other = modernByName.get(tool.name);
     if (!other) {
-      out.push(finding('era-mismatch', tool.name, 'Listed in the legacy era but not in the modern era.'));
+      out.push(
+        finding('era-mismatch', tool.name, 'Listed in the legacy era but not in the modern era.'),
+      );
       continue;
     }
     const moves = diffRecords(
@@ -103,7 +111,9 @@ function eraFindings(legacy: ClassifiedTool[], modern: ClassifiedTool[]): Findin
           tool.name,
           `Annotations differ between eras (legacy -> modern): ${[
             describeMoves(moves.hints),
-            moves.titleChanged ? `title ${JSON.stringify(tool.title)} -> ${JSON.stringify(other.title)}` : '',
+            moves.titleChanged
+              ? `title ${JSON.stringify(tool.title)} -> ${JSON.stringify(other.title)}`
+              : '',
           ]
             .filter(Boolean)
             .join('; ')}.`,
@@ -113,7 +123,9 @@ function eraFindings(legacy: ClassifiedTool[], modern: ClassifiedTool[]): Findin
   }
   for (const tool of modern)
     if (!legacyNames.has(tool.name))
-      out.push(finding('era-mismatch', tool.name, 'Listed in the modern era but not in the legacy era.'));
+      out.push(
+        finding('era-mismatch', tool.name, 'Listed in the modern era but not in the legacy era.'),
+      );
   return out;
 }
 
@@ -129,7 +141,11 @@ async function auditServer(
   for (const era of eras) listings.push(await listTools(server.target, era, settings.limits));
   const primary = listings[0] as Listing;
   const { tools, malformed } = parseListing(primary);
-  const findings = checkPolicies(tools, malformed, options.mode === 'update' ? [] : settings.policies);
+  const findings = checkPolicies(
+    tools,
+    malformed,
+    options.mode === 'update' ? [] : settings.policies,
+  );
   if (listings[1]) findings.push(...eraFindings(tools, parseListing(listings[1]).tools));
 
   const name = server.name ?? normalizeServerName(primary.serverInfo?.name ?? 'server');
@@ -150,13 +166,19 @@ async function auditServer(
   const updateCommand = options.updateCommand ?? 'npx mcp-annotation-auditor update';
   if (!classList)
     findings.push(
-      finding('unrecorded-change', undefined, `There is no class list at ${settings.classList} yet.`, {
-        fix: `Run \`${updateCommand}\`, review the file, and commit ${settings.classList}.`,
-      }),
+      finding(
+        'unrecorded-change',
+        undefined,
+        `There is no class list at ${settings.classList} yet.`,
+        {
+          fix: `Run \`${updateCommand}\`, review the file, and commit ${settings.classList}.`,
+        },
+      ),
     );
   else findings.push(...driftFindings(diffRecords(head, live), updateCommand, settings.classList));
   // Without a base, the class list at HEAD is what the live server is compared to.
-  const reference = base === undefined ? (classList ? head : undefined) : recordsOf(base ?? undefined, name);
+  const reference =
+    base === undefined ? (classList ? head : undefined) : recordsOf(base ?? undefined, name);
   if (reference) {
     report.changes = diffRecords(reference, live);
     findings.push(...changeFindings(report.changes));
@@ -202,7 +224,10 @@ export function applyPolicy(
       const waiver = active.find((w) => waiverMatches(w, kept, report.server));
       if (waiver) {
         used.add(waiver);
-        kept.waived = { reason: waiver.reason, ...(waiver.expires ? { expires: waiver.expires } : {}) };
+        kept.waived = {
+          reason: waiver.reason,
+          ...(waiver.expires ? { expires: waiver.expires } : {}),
+        };
       }
       return [kept];
     });
@@ -219,7 +244,11 @@ export function applyPolicy(
         expired
           ? `The waiver of ${waiver.rule} for ${waiver.tool} expired on ${waiver.expires}.`
           : `The waiver of ${waiver.rule} for ${waiver.tool} matches no finding.`,
-        { fix: expired ? 'Fix the finding, or renew the waiver with a new expiry and reason.' : 'Remove the waiver from the config file.' },
+        {
+          fix: expired
+            ? 'Fix the finding, or renew the waiver with a new expiry and reason.'
+            : 'Remove the waiver from the config file.',
+        },
       ),
     );
     if (f) stale.push(f);
@@ -233,22 +262,29 @@ export function allFindings(report: Report): Finding[] {
 
 /** Whether any unwaived finding meets the fail-on threshold. */
 export function resultOf(findings: Finding[], failOn: FailOn): 'passed' | 'failed' {
-  return findings.some((f) => !f.waived && meetsThreshold(f.severity, failOn)) ? 'failed' : 'passed';
+  return findings.some((f) => !f.waived && meetsThreshold(f.severity, failOn))
+    ? 'failed'
+    : 'passed';
 }
 
 /** Reads the class list at a git ref: `git show REF:./PATH`. */
 export function readAtRef(ref: string, path: string, cwd?: string): Promise<string | null> {
   return new Promise((resolve, reject) => {
-    execFile('git', ['show', `${ref}:./${path}`], { cwd, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (!error) return resolve(stdout);
-      if (/does not exist in|exists on disk, but not in/.test(stderr)) return resolve(null);
-      reject(
-        new AuditError(
-          `Could not read ${path} at ${ref}: ${stderr.trim().split('\n')[0] || error.message}.`,
-          `Make sure the ref exists locally (a shallow checkout may need git fetch --depth=1 origin ${ref}).`,
-        ),
-      );
-    });
+    execFile(
+      'git',
+      ['show', `${ref}:./${path}`],
+      { cwd, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (!error) return resolve(stdout);
+        if (/does not exist in|exists on disk, but not in/.test(stderr)) return resolve(null);
+        reject(
+          new AuditError(
+            `Could not read ${path} at ${ref}: ${stderr.trim().split('\n')[0] || error.message}.`,
+            `Make sure the ref exists locally (a shallow checkout may need git fetch --depth=1 origin ${ref}).`,
+          ),
+        );
+      },
+    );
   });
 }
 
@@ -289,9 +325,15 @@ export async function runAudit(settings: Settings, options: AuditOptions): Promi
     if (report.classListWritten) await writeFileAtomic(settings.classList, text);
     return report;
   }
-  if (options.mode === 'check')
-    report.findings = applyPolicy(servers, settings, options.approved ?? false, options.today ?? new Date().toISOString().slice(0, 10));
-  report.result = resultOf(allFindings(report), settings.failOn);
+  if (options.mode === 'check') {
+    report.findings = applyPolicy(
+      servers,
+      settings,
+      options.approved ?? false,
+      options.today ?? new Date().toISOString().slice(0, 10),
+    );
+    report.result = resultOf(allFindings(report), settings.failOn);
+  }
   return report;
 }
 
@@ -299,7 +341,10 @@ export async function runAudit(settings: Settings, options: AuditOptions): Promi
  * The class list after update: each audited server's entries replaced by its live tools, each
  * keeping its reason (across a rename too); other servers' entries untouched.
  */
-export function updatedClassList(existing: ClassList | undefined, servers: ServerReport[]): ClassList {
+export function updatedClassList(
+  existing: ClassList | undefined,
+  servers: ServerReport[],
+): ClassList {
   const tools = new Map(existing?.tools ?? []);
   for (const report of servers) {
     const before = recordsOf(existing, report.server);

@@ -46,7 +46,10 @@ export function fullToolName(server: string, tool: string): string {
 
 export function toRecord(server: string, tool: ClassifiedTool): ToolRecord {
   const hints = Object.fromEntries(
-    HINT_NAMES.map((h) => [h, tool.hints[h].declared ? (tool.hints[h].value as boolean) : 'absent']),
+    HINT_NAMES.map((h) => [
+      h,
+      tool.hints[h].declared ? (tool.hints[h].value as boolean) : 'absent',
+    ]),
   ) as Record<HintName, RecordedHint>;
   return {
     server,
@@ -143,7 +146,7 @@ export function parseClassList(text: string, path: string): ClassList {
         'Only "reason" is meant to be edited by hand; run update to rewrite the rest.',
       );
     }
-    const record = parsed.data as ToolRecord;
+    const record: ToolRecord = parsed.data;
     if (key !== fullToolName(record.server, record.tool))
       throw new AuditError(
         `The class list ${path} has an entry keyed ${JSON.stringify(key)}${at} for tool "${record.tool}" of server "${record.server}".`,
@@ -157,7 +160,9 @@ export function parseClassList(text: string, path: string): ClassList {
 }
 
 /** Reads a class list; `undefined` when the file does not exist yet. */
-export async function readClassList(path: string): Promise<{ list: ClassList; text: string } | undefined> {
+export async function readClassList(
+  path: string,
+): Promise<{ list: ClassList; text: string } | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

@@ -8,7 +8,11 @@ async function main(): Promise<void> {
   try {
     result = await runCli(process.argv.slice(2));
   } catch (error) {
-    result = { exitCode: 2, stdout: '', stderr: `mcp-annotation-auditor: ${describeError(error)}\n` };
+    result = {
+      exitCode: 2,
+      stdout: '',
+      stderr: `mcp-annotation-auditor: ${describeError(error)}\n`,
+    };
   }
   if (result.stdout) process.stdout.write(result.stdout);
   if (result.stderr) process.stderr.write(result.stderr);

@@ -2,8 +2,14 @@ import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import { readAtRef, runAudit, type AuditOptions, type Mode } from './audit.js';
 import { DEFAULT_CLASS_LIST } from './classlist.js';
-import { DEFAULT_CONFIG, readConfigFile, resolveSettings, type EraSetting, type Overrides } from './config.js';
-import { AuditError, describeError } from './errors.js';
+import {
+  DEFAULT_CONFIG,
+  readConfigFile,
+  resolveSettings,
+  type EraSetting,
+  type Overrides,
+} from './config.js';
+import { AuditError } from './errors.js';
 import { POLICIES, type Policy } from './policies.js';
 import { render, type Format } from './render.js';
 import type { FailOn } from './rules.js';
@@ -76,20 +82,25 @@ ${COMMON_HELP}`,
 };
 
 function usageError(message: string, command = 'main'): AuditError {
-  return new AuditError(message, `Run mcp-annotation-auditor ${command === 'main' ? '' : `${command} `}--help for usage.`);
+  return new AuditError(
+    message,
+    `Run mcp-annotation-auditor ${command === 'main' ? '' : `${command} `}--help for usage.`,
+  );
 }
 
 function seconds(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw usageError(`${flag} must be a positive number of seconds, not "${value}".`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw usageError(`${flag} must be a positive number of seconds, not "${value}".`);
   return Math.round(n * 1000);
 }
 
 function count(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw usageError(`${flag} must be a positive whole number, not "${value}".`);
+  if (!Number.isInteger(n) || n <= 0)
+    throw usageError(`${flag} must be a positive whole number, not "${value}".`);
   return n;
 }
 
@@ -111,8 +122,13 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   const serverCommand = dashdash < 0 ? [] : argv.slice(dashdash + 1);
   const command = own[0];
   if (command === undefined || command === '-h' || command === '--help' || command === 'help')
-    return { exitCode: command === undefined ? 2 : 0, stdout: command === undefined ? '' : `${HELP.main}\n`, stderr: command === undefined ? `${HELP.main}\n` : '' };
-  if (command === '--version' || command === '-v') return { exitCode: 0, stdout: `${VERSION}\n`, stderr: '' };
+    return {
+      exitCode: command === undefined ? 2 : 0,
+      stdout: command === undefined ? '' : `${HELP.main}\n`,
+      stderr: command === undefined ? `${HELP.main}\n` : '',
+    };
+  if (command === '--version' || command === '-v')
+    return { exitCode: 0, stdout: `${VERSION}\n`, stderr: '' };
   if (command !== 'list' && command !== 'check' && command !== 'update')
     throw usageError(`Unknown command "${command}".`);
   const mode: Mode = command;
@@ -151,21 +167,32 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   }
   if (values.help) return { exitCode: 0, stdout: `${HELP[mode]}\n`, stderr: '' };
   if (positionals.length)
-    throw usageError(`Unexpected argument "${positionals[0]}". Put the server's command after --, e.g. ${mode} -- node server.js.`, mode);
+    throw usageError(
+      `Unexpected argument "${positionals[0]}". Put the server's command after --, e.g. ${mode} -- node server.js.`,
+      mode,
+    );
   const format = (values.format ?? 'text') as Format;
-  if (!['text', 'json', 'markdown'].includes(format)) throw usageError(`--format must be text, json or markdown, not "${format}".`, mode);
+  if (!['text', 'json', 'markdown'].includes(format))
+    throw usageError(`--format must be text, json or markdown, not "${format}".`, mode);
   const failOn = values['fail-on'] as FailOn | undefined;
   if (failOn !== undefined && !['error', 'warning', 'notice', 'never'].includes(failOn))
     throw usageError(`--fail-on must be error, warning, notice or never, not "${failOn}".`, mode);
-  const policies = values.policy?.flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
+  const policies = values.policy
+    ?.flatMap((p) => p.split(','))
+    .map((p) => p.trim())
+    .filter(Boolean);
   const badPolicy = policies?.find((p) => !(POLICIES as readonly string[]).includes(p));
-  if (badPolicy !== undefined) throw usageError(`Unknown policy "${badPolicy}": use ${POLICIES.join(', ')}.`, mode);
+  if (badPolicy !== undefined)
+    throw usageError(`Unknown policy "${badPolicy}": use ${POLICIES.join(', ')}.`, mode);
   const era = values['protocol-era'] as EraSetting | undefined;
   if (era !== undefined && !['legacy', 'modern', 'both'].includes(era))
     throw usageError(`--protocol-era must be legacy, modern or both, not "${era}".`, mode);
-  if (serverCommand.length && values.url) throw usageError('Give either a command after -- or --url, not both.', mode);
-  if (dashdash >= 0 && !serverCommand.length) throw usageError('Nothing follows --: give the server command.', mode);
-  if (values.base !== undefined && values['base-ref'] !== undefined) throw usageError('Give --base or --base-ref, not both.', mode);
+  if (serverCommand.length && values.url)
+    throw usageError('Give either a command after -- or --url, not both.', mode);
+  if (dashdash >= 0 && !serverCommand.length)
+    throw usageError('Nothing follows --: give the server command.', mode);
+  if (values.base !== undefined && values['base-ref'] !== undefined)
+    throw usageError('Give --base or --base-ref, not both.', mode);
 
   const overrides: Overrides = {};
   if (serverCommand.length) overrides.command = serverCommand;
@@ -185,7 +212,8 @@ export async function runCli(argv: string[]): Promise<CliResult> {
     maxPages: count(values['max-pages'], '--max-pages'),
     maxTools: count(values['max-tools'], '--max-tools'),
   };
-  for (const [key, value] of Object.entries(limits)) if (value !== undefined) Object.assign(overrides, { [key]: value });
+  for (const [key, value] of Object.entries(limits))
+    if (value !== undefined) Object.assign(overrides, { [key]: value });
 
   const configPath = values.config ?? DEFAULT_CONFIG;
   const file = await readConfigFile(configPath, values.config !== undefined);
@@ -200,19 +228,31 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   if (values.cwd !== undefined) updateArgs.push('--cwd', values.cwd);
   if (values.url !== undefined) updateArgs.push('--url', values.url);
   if (serverCommand.length) updateArgs.push('--', ...serverCommand);
-  const options: AuditOptions = { mode, updateCommand: updateArgs.map(quote).join(' '), approved: values.approved ?? false };
+  const options: AuditOptions = {
+    mode,
+    updateCommand: updateArgs.map(quote).join(' '),
+    approved: values.approved ?? false,
+  };
   if (values.base !== undefined) {
     let text: string | null;
     try {
       text = await readFile(values.base, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new AuditError(`Could not read --base ${values.base}: ${(error as Error).message}.`);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new AuditError(`Could not read --base ${values.base}: ${(error as Error).message}.`);
       text = null;
     }
     options.base = { text, label: values.base };
   } else if (values['base-ref'] !== undefined) {
-    options.base = { text: await readAtRef(values['base-ref'], settings.classList), label: values['base-ref'] };
+    options.base = {
+      text: await readAtRef(values['base-ref'], settings.classList),
+      label: values['base-ref'],
+    };
   }
   const report = await runAudit(settings, options);
-  return { exitCode: report.result === 'failed' ? 1 : 0, stdout: render(report, format), stderr: '' };
+  return {
+    exitCode: report.result === 'failed' ? 1 : 0,
+    stdout: render(report, format),
+    stderr: '',
+  };
 }

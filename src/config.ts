@@ -84,7 +84,10 @@ const fileSchema = z.looseObject({
         tool: z.string().min(1),
         reason: z.string().min(1),
         expires: z
-          .union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/), z.date().transform((d) => d.toISOString().slice(0, 10))])
+          .union([
+            z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+            z.date().transform((d) => d.toISOString().slice(0, 10)),
+          ])
           .optional(),
       }),
     )
@@ -99,7 +102,11 @@ export function parseEnvEntries(entries: string[]): Record<string, string | null
   const out: Record<string, string | null> = {};
   for (const entry of entries) {
     const eq = entry.indexOf('=');
-    if (eq === 0) throw new AuditError(`Bad environment entry "${entry}": the name is empty.`, 'Use KEY=VALUE or KEY.');
+    if (eq === 0)
+      throw new AuditError(
+        `Bad environment entry "${entry}": the name is empty.`,
+        'Use KEY=VALUE or KEY.',
+      );
     if (eq < 0) out[entry] = null;
     else out[entry.slice(0, eq)] = entry.slice(eq + 1);
   }
@@ -109,7 +116,9 @@ export function parseEnvEntries(entries: string[]): Record<string, string | null
 function envFromConfig(env: z.infer<typeof envSchema>): Record<string, string | null> {
   if (!env) return {};
   if (Array.isArray(env)) return parseEnvEntries(env);
-  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === null ? null : String(v)]));
+  return Object.fromEntries(
+    Object.entries(env).map(([k, v]) => [k, v === null ? null : String(v)]),
+  );
 }
 
 /** `Name: value` header lines, as curl takes them. */
@@ -118,7 +127,10 @@ export function parseHeaders(lines: string[]): Record<string, string> {
   for (const line of lines) {
     const colon = line.indexOf(':');
     if (colon <= 0)
-      throw new AuditError(`Bad header "${line}".`, 'Write headers as "Name: value", e.g. --header "Authorization: Bearer abc".');
+      throw new AuditError(
+        `Bad header "${line}".`,
+        'Write headers as "Name: value", e.g. --header "Authorization: Bearer abc".',
+      );
     out[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
   }
   return out;
@@ -132,7 +144,10 @@ function expandHeaders(headers: Record<string, string>, file: string): Record<st
       v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
         const value = process.env[name];
         if (value === undefined)
-          throw new AuditError(`Header ${k} in ${file} uses \${${name}}, which is not set.`, `Set ${name} in the environment of the audit step.`);
+          throw new AuditError(
+            `Header ${k} in ${file} uses \${${name}}, which is not set.`,
+            `Set ${name} in the environment of the audit step.`,
+          );
         return value;
       }),
     ]),
@@ -140,12 +155,24 @@ function expandHeaders(headers: Record<string, string>, file: string): Record<st
 }
 
 /** One server entry of a config file (or .mcp.json) as settings. */
-function serverFromConfig(name: string, entry: z.infer<typeof serverSchema>, file: string, era: EraSetting): ServerSettings {
+function serverFromConfig(
+  name: string,
+  entry: z.infer<typeof serverSchema>,
+  file: string,
+  era: EraSetting,
+): ServerSettings {
   const serverEra = entry.protocolEra ?? era;
   if (entry.url !== undefined || entry.type === 'http' || entry.type === 'streamable-http') {
     if (!entry.url)
-      throw new AuditError(`Server "${name}" in ${file} is of type http but has no url.`, 'Add url: http://host:port/mcp.');
-    const target: ServerTarget = { kind: 'http', url: entry.url, headers: expandHeaders(entry.headers ?? {}, file) };
+      throw new AuditError(
+        `Server "${name}" in ${file} is of type http but has no url.`,
+        'Add url: http://host:port/mcp.',
+      );
+    const target: ServerTarget = {
+      kind: 'http',
+      url: entry.url,
+      headers: expandHeaders(entry.headers ?? {}, file),
+    };
     if (entry.start)
       target.start = {
         command: entry.start.command,
@@ -156,7 +183,10 @@ function serverFromConfig(name: string, entry: z.infer<typeof serverSchema>, fil
     return { name, target, era: serverEra };
   }
   if (!entry.command)
-    throw new AuditError(`Server "${name}" in ${file} has neither a command nor a url.`, 'Give command (and args) for a stdio server, or url for Streamable HTTP.');
+    throw new AuditError(
+      `Server "${name}" in ${file} has neither a command nor a url.`,
+      'Give command (and args) for a stdio server, or url for Streamable HTTP.',
+    );
   return {
     name,
     era: serverEra,
@@ -176,13 +206,19 @@ function serverFromConfig(name: string, entry: z.infer<typeof serverSchema>, fil
  * Reads a config file (YAML; JSON such as .mcp.json is YAML too). `required` makes a missing file
  * an error; the default path may simply not exist.
  */
-export async function readConfigFile(path: string, required: boolean): Promise<ConfigFile | undefined> {
+export async function readConfigFile(
+  path: string,
+  required: boolean,
+): Promise<ConfigFile | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !required) return undefined;
-    throw new AuditError(`Could not read the config file ${path}: ${(error as Error).message}.`, 'Check the path given with --config.');
+    throw new AuditError(
+      `Could not read the config file ${path}: ${(error as Error).message}.`,
+      'Check the path given with --config.',
+    );
   }
   let data: unknown;
   try {
@@ -204,10 +240,16 @@ export async function readConfigFile(path: string, required: boolean): Promise<C
   }
   for (const rule of Object.keys(parsed.data.rules ?? {}))
     if (!isRuleId(rule))
-      throw new AuditError(`The config file ${path} sets a severity for unknown rule "${rule}".`, `Known rules: ${RULE_IDS.join(', ')}.`);
+      throw new AuditError(
+        `The config file ${path} sets a severity for unknown rule "${rule}".`,
+        `Known rules: ${RULE_IDS.join(', ')}.`,
+      );
   for (const waiver of parsed.data.waivers ?? [])
     if (!isRuleId(waiver.rule))
-      throw new AuditError(`The config file ${path} has a waiver for unknown rule "${waiver.rule}".`, `Known rules: ${RULE_IDS.join(', ')}.`);
+      throw new AuditError(
+        `The config file ${path} has a waiver for unknown rule "${waiver.rule}".`,
+        `Known rules: ${RULE_IDS.join(', ')}.`,
+      );
   return parsed.data;
 }
 
@@ -233,7 +275,11 @@ export interface Overrides {
 }
 
 /** Flags override the file; the file overrides defaults. */
-export function resolveSettings(file: ConfigFile | undefined, filePath: string, flags: Overrides): Settings {
+export function resolveSettings(
+  file: ConfigFile | undefined,
+  filePath: string,
+  flags: Overrides,
+): Settings {
   const era: EraSetting = flags.era ?? file?.protocolEra ?? 'legacy';
   let servers: ServerSettings[];
   const env = parseEnvEntries(flags.env ?? []);
@@ -243,7 +289,15 @@ export function resolveSettings(file: ConfigFile | undefined, filePath: string, 
       {
         ...(flags.serverName !== undefined ? { name: flags.serverName } : {}),
         era,
-        target: { kind: 'stdio', spawn: { command, args, ...(flags.cwd !== undefined ? { cwd: flags.cwd } : {}), env: serverEnvironment(env) } },
+        target: {
+          kind: 'stdio',
+          spawn: {
+            command,
+            args,
+            ...(flags.cwd !== undefined ? { cwd: flags.cwd } : {}),
+            env: serverEnvironment(env),
+          },
+        },
       },
     ];
   } else if (flags.url) {
@@ -259,16 +313,21 @@ export function resolveSettings(file: ConfigFile | undefined, filePath: string, 
     servers = Object.entries(entries).map(([name, entry]) => {
       const server = serverFromConfig(name, entry, filePath, era);
       // Command-line environment and headers add to every configured server.
-      if (server.target.kind === 'stdio') Object.assign(server.target.spawn.env, serverEnvironment(env));
+      if (server.target.kind === 'stdio')
+        Object.assign(server.target.spawn.env, serverEnvironment(env));
       return server;
     });
     if (flags.only?.length) {
       const unknown = flags.only.filter((n) => !(n in entries));
       if (unknown.length)
-        throw new AuditError(`No server named ${unknown.map((n) => `"${n}"`).join(', ')} in ${filePath}.`, `Configured servers: ${Object.keys(entries).join(', ') || 'none'}.`);
+        throw new AuditError(
+          `No server named ${unknown.map((n) => `"${n}"`).join(', ')} in ${filePath}.`,
+          `Configured servers: ${Object.keys(entries).join(', ') || 'none'}.`,
+        );
       servers = servers.filter((s) => flags.only?.includes(s.name as string));
     }
-    if (servers.length === 1 && flags.serverName !== undefined) (servers[0] as ServerSettings).name = flags.serverName;
+    if (servers.length === 1 && flags.serverName !== undefined)
+      (servers[0] as ServerSettings).name = flags.serverName;
   }
   if (!servers.length)
     throw new AuditError(
@@ -280,11 +339,17 @@ export function resolveSettings(file: ConfigFile | undefined, filePath: string, 
     classList: flags.classList ?? file?.classList ?? DEFAULT_CLASS_LIST,
     policies: flags.policies ?? file?.policies ?? DEFAULT_POLICIES,
     failOn: flags.failOn ?? file?.failOn ?? 'error',
-    severities: (file?.rules ?? {}) as Settings['severities'],
+    severities: file?.rules ?? {},
     waivers: (file?.waivers ?? []) as Waiver[],
     limits: {
-      startTimeoutMs: flags.startTimeoutMs ?? (file?.startTimeout !== undefined ? file.startTimeout * 1000 : DEFAULT_LIMITS.startTimeoutMs),
-      listTimeoutMs: flags.listTimeoutMs ?? (file?.listTimeout !== undefined ? file.listTimeout * 1000 : DEFAULT_LIMITS.listTimeoutMs),
+      startTimeoutMs:
+        flags.startTimeoutMs ??
+        (file?.startTimeout !== undefined
+          ? file.startTimeout * 1000
+          : DEFAULT_LIMITS.startTimeoutMs),
+      listTimeoutMs:
+        flags.listTimeoutMs ??
+        (file?.listTimeout !== undefined ? file.listTimeout * 1000 : DEFAULT_LIMITS.listTimeoutMs),
       maxPages: flags.maxPages ?? file?.maxPages ?? DEFAULT_LIMITS.maxPages,
       maxTools: flags.maxTools ?? file?.maxTools ?? DEFAULT_LIMITS.maxTools,
     },

@@ -36,7 +36,12 @@ function hintMoves(before: ToolRecord, after: ToolRecord): HintMove[] {
 function compare(name: string, before: ToolRecord, after: ToolRecord): ToolChange | undefined {
   const hints = hintMoves(before, after);
   const titleChanged = before.title !== after.title || before.titleSource !== after.titleSource;
-  if (!hints.length && !titleChanged && before.class === after.class && before.reach === after.reach)
+  if (
+    !hints.length &&
+    !titleChanged &&
+    before.class === after.class &&
+    before.reach === after.reach
+  )
     return undefined;
   return { kind: 'changed', name, tool: after.tool, before, after, hints, titleChanged };
 }
@@ -84,12 +89,26 @@ export function diffRecords(
   for (const key of removed)
     if (!renamed.has(key)) {
       const b = before.get(key) as ToolRecord;
-      changes.push({ kind: 'removed', name: key, tool: b.tool, before: b, hints: [], titleChanged: false });
+      changes.push({
+        kind: 'removed',
+        name: key,
+        tool: b.tool,
+        before: b,
+        hints: [],
+        titleChanged: false,
+      });
     }
   for (const key of added)
     if (!renamed.has(key)) {
       const a = after.get(key) as ToolRecord;
-      changes.push({ kind: 'added', name: key, tool: a.tool, after: a, hints: [], titleChanged: false });
+      changes.push({
+        kind: 'added',
+        name: key,
+        tool: a.tool,
+        after: a,
+        hints: [],
+        titleChanged: false,
+      });
     }
   for (const [key, b] of before) {
     const a = after.get(key);
@@ -104,7 +123,9 @@ function describeHint(value: RecordedHint): string {
 }
 
 export function describeMoves(moves: HintMove[]): string {
-  return moves.map((m) => `${m.hint} ${describeHint(m.before)} -> ${describeHint(m.after)}`).join(', ');
+  return moves
+    .map((m) => `${m.hint} ${describeHint(m.before)} -> ${describeHint(m.after)}`)
+    .join(', ');
 }
 
 function classWord(c: ToolClass, r: Reach): string {
@@ -125,7 +146,9 @@ export function changeFindings(changes: ToolChange[]): Finding[] {
       continue;
     }
     if (change.kind === 'removed' && before) {
-      out.push(finding('tool-removed', tool, `Removed; it was ${classWord(before.class, before.reach)}.`));
+      out.push(
+        finding('tool-removed', tool, `Removed; it was ${classWord(before.class, before.reach)}.`),
+      );
       continue;
     }
     if (!before || !after) continue;
@@ -162,19 +185,30 @@ export function changeFindings(changes: ToolChange[]): Finding[] {
         ),
       );
     else if (rankAfter > rankBefore)
-      out.push(finding('class-escalated', tool, `Class escalated from ${before.class} to ${after.class}.`));
+      out.push(
+        finding('class-escalated', tool, `Class escalated from ${before.class} to ${after.class}.`),
+      );
     if (before.reach === 'closed' && after.reach === 'open')
       out.push(
-        finding('reach-opened', tool, 'Reach opened from closed to open world: it may now talk to external systems.', {
-          fix: 'Confirm the tool should reach outside, or declare openWorldHint: false.',
-        }),
+        finding(
+          'reach-opened',
+          tool,
+          'Reach opened from closed to open world: it may now talk to external systems.',
+          {
+            fix: 'Confirm the tool should reach outside, or declare openWorldHint: false.',
+          },
+        ),
       );
   }
   return out;
 }
 
 /** Live tools that differ from the class list at HEAD: one unrecorded-change per tool. */
-export function driftFindings(changes: ToolChange[], updateCommand: string, classListPath: string): Finding[] {
+export function driftFindings(
+  changes: ToolChange[],
+  updateCommand: string,
+  classListPath: string,
+): Finding[] {
   return changes.map((change) => {
     let what: string;
     switch (change.kind) {
@@ -195,7 +229,9 @@ export function driftFindings(changes: ToolChange[], updateCommand: string, clas
         if (change.before?.reach !== change.after?.reach)
           parts.push(`reach ${change.before?.reach} -> ${change.after?.reach}`);
         if (change.titleChanged)
-          parts.push(`title ${JSON.stringify(change.before?.title)} -> ${JSON.stringify(change.after?.title)}`);
+          parts.push(
+            `title ${JSON.stringify(change.before?.title)} -> ${JSON.stringify(change.after?.title)}`,
+          );
         what = `differs from the class list: ${parts.join('; ')}`;
         break;
       }

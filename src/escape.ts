@@ -11,9 +11,9 @@ export function bound(text: string, max: number): string {
 
 /** For a terminal: control characters (escape sequences, newlines) shown as \u escapes. */
 export function terminalSafe(text: string, max = 80): string {
-  // eslint-disable-next-line no-control-regex
-  return bound(text, max).replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]/g, (c) =>
-    `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  return bound(text, max).replace(
+    /[\p{Cc}\u200b-\u200f\u2028-\u202e\u2066-\u2069]/gu,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
 
@@ -40,7 +40,7 @@ const MARKDOWN_ENTITIES: Record<string, string> = {
   '=': '&#61;',
   '-': '&#45;',
   '+': '&#43;',
-  '$': '&#36;',
+  $: '&#36;',
   '{': '&#123;',
   '}': '&#125;',
 };
@@ -54,8 +54,7 @@ const MARKDOWN_ENTITIES: Record<string, string> = {
 export function markdownSafe(text: string, max = 100): string {
   return (
     bound(text, max)
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+      .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
       // Invisible and bidirectional controls could hide or reorder what reviewers read.
       .replace(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '')
       .replace(/[&<>"'|`[\]()*_~#!@\\:=\-+${}]/g, (c) => MARKDOWN_ENTITIES[c] ?? c)

@@ -78,7 +78,11 @@ class ProcessTransport implements Transport {
       if (this.noise.length < 20) this.noise.push(line.slice(0, 200));
       return;
     }
-    if (message && typeof message === 'object' && (message as { jsonrpc?: unknown }).jsonrpc === '2.0')
+    if (
+      message &&
+      typeof message === 'object' &&
+      (message as { jsonrpc?: unknown }).jsonrpc === '2.0'
+    )
       this.onmessage?.(message as JSONRPCMessage);
     else if (this.noise.length < 20) this.noise.push(line.slice(0, 200));
   }
@@ -138,18 +142,23 @@ async function waitForUrl(url: string, server: ServerProcess, timeoutMs: number)
 
 function stderrDetails(server: ServerProcess | undefined): string | undefined {
   const text = server?.stderr.toString().trim();
-  return text ? `Server stderr (last lines):\n${text.split('\n').slice(-20).join('\n')}` : undefined;
+  return text
+    ? `Server stderr (last lines):\n${text.split('\n').slice(-20).join('\n')}`
+    : undefined;
 }
 
 /** Turns what the SDK or the process threw into one error a person can act on. */
-function explain(
+async function explain(
   error: unknown,
   phase: 'start' | 'list',
   target: ServerTarget,
   server: ServerProcess | undefined,
   limits: ListLimits,
-): AuditError {
+): Promise<AuditError> {
   if (error instanceof AuditError) return error;
+  // A broken pipe or a closed connection usually means the process is exiting: let it finish,
+  // so the message can say how it ended.
+  if (server && !server.hasExited) await server.waitForExit(1_000);
   if (server?.failure) return server.failure;
   const details = stderrDetails(server);
   const what = phase === 'start' ? 'while starting (the handshake)' : 'while listing tools';
@@ -218,7 +227,8 @@ export async function listTools(
       { name: 'mcp-annotation-auditor', version: '0.1.0' },
       {
         capabilities: {},
-        versionNegotiation: era === 'modern' ? { mode: { pin: MODERN_REVISION } } : { mode: 'legacy' },
+        versionNegotiation:
+          era === 'modern' ? { mode: { pin: MODERN_REVISION } } : { mode: 'legacy' },
       },
     );
     const exited = server?.exited.then(() => {
@@ -274,7 +284,7 @@ export async function listTools(
     if (target.kind === 'http') void client.close().catch(() => undefined);
     return listing;
   } catch (error) {
-    throw explain(error, phase, target, server, limits);
+    throw await explain(error, phase, target, server, limits);
   } finally {
     await server?.stop();
   }

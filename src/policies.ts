@@ -30,9 +30,14 @@ function checkClaude(tool: ClassifiedTool): Finding[] {
   const out: Finding[] = [];
   if (missing.length)
     out.push(
-      finding('policy-claude', tool.name, `The Claude connector directory requires ${list(missing)}.`, {
-        fix: 'Declare the missing annotations on the tool.',
-      }),
+      finding(
+        'policy-claude',
+        tool.name,
+        `The Claude connector directory requires ${list(missing)}.`,
+        {
+          fix: 'Declare the missing annotations on the tool.',
+        },
+      ),
     );
   if (tool.titleSource === 'tool' && tool.annotationsTitle === undefined)
     out.push(
@@ -64,9 +69,14 @@ function checkExplicit(tool: ClassifiedTool): Finding[] {
   if (tool.titleSource === 'none') missing.unshift('title');
   if (!missing.length) return [];
   return [
-    finding('policy-explicit', tool.name, `The explicit profile requires ${list(missing)} to be declared.`, {
-      fix: 'Declare a title and all four hints, even where they equal the default.',
-    }),
+    finding(
+      'policy-explicit',
+      tool.name,
+      `The explicit profile requires ${list(missing)} to be declared.`,
+      {
+        fix: 'Declare a title and all four hints, even where they equal the default.',
+      },
+    ),
   ];
 }
 
@@ -88,9 +98,14 @@ export function checkAlwaysOn(tools: ClassifiedTool[], malformed: MalformedTool[
   for (const [name, count] of seen)
     if (count > 1)
       out.push(
-        finding('duplicate-tool', name, `${count} tools share this name; names must be unique within a server.`, {
-          fix: 'Rename one of them.',
-        }),
+        finding(
+          'duplicate-tool',
+          name,
+          `${count} tools share this name; names must be unique within a server.`,
+          {
+            fix: 'Rename one of them.',
+          },
+        ),
       );
   for (const tool of tools) {
     if (!NAME_PATTERN.test(tool.name)) {

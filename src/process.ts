@@ -149,6 +149,11 @@ export class ServerProcess {
     return this.spawnError ? spawnFailure(this.spec, this.spawnError) : undefined;
   }
 
+  /** Resolves true once the process has exited, false after `ms`. */
+  waitForExit(ms: number): Promise<boolean> {
+    return settlesWithin(this.exited, ms);
+  }
+
   killGroup(signal: NodeJS.Signals): void {
     const pid = this.child.pid;
     if (pid === undefined) return;

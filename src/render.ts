@@ -52,7 +52,13 @@ const SHORT_HINT: Record<HintName, string> = {
 // ---------- JSON: a public interface, documented in the README ----------
 
 function recordJson(r: ToolRecord) {
-  return { class: r.class, reach: r.reach, hints: r.hints, title: r.title, titleSource: r.titleSource };
+  return {
+    class: r.class,
+    reach: r.reach,
+    hints: r.hints,
+    title: r.title,
+    titleSource: r.titleSource,
+  };
 }
 
 function changeJson(server: string, c: ToolChange) {
@@ -118,7 +124,14 @@ function hintCell(t: AuditedTool, h: HintName): string {
 
 function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 function recordedHint(v: RecordedHint): string {
@@ -134,11 +147,22 @@ function changeLine(c: ToolChange): string {
       return `- ${name}: removed, was ${c.before?.class} (${c.before?.reach})`;
     default: {
       const parts = [];
-      if (c.kind === 'renamed') parts.push(`renamed from ${terminalSafe(c.before?.tool ?? '', 64)}`);
-      if (c.before?.class !== c.after?.class) parts.push(`class ${c.before?.class} -> ${c.after?.class}`);
-      if (c.before?.reach !== c.after?.reach) parts.push(`reach ${c.before?.reach} -> ${c.after?.reach}`);
-      if (c.hints.length) parts.push(c.hints.map((m) => `${m.hint} ${recordedHint(m.before)} -> ${recordedHint(m.after)}`).join(', '));
-      if (c.titleChanged) parts.push(`title ${terminalSafe(JSON.stringify(c.before?.title ?? ''), 40)} -> ${terminalSafe(JSON.stringify(c.after?.title ?? ''), 40)}`);
+      if (c.kind === 'renamed')
+        parts.push(`renamed from ${terminalSafe(c.before?.tool ?? '', 64)}`);
+      if (c.before?.class !== c.after?.class)
+        parts.push(`class ${c.before?.class} -> ${c.after?.class}`);
+      if (c.before?.reach !== c.after?.reach)
+        parts.push(`reach ${c.before?.reach} -> ${c.after?.reach}`);
+      if (c.hints.length)
+        parts.push(
+          c.hints
+            .map((m) => `${m.hint} ${recordedHint(m.before)} -> ${recordedHint(m.after)}`)
+            .join(', '),
+        );
+      if (c.titleChanged)
+        parts.push(
+          `title ${terminalSafe(JSON.stringify(c.before?.title ?? ''), 40)} -> ${terminalSafe(JSON.stringify(c.after?.title ?? ''), 40)}`,
+        );
       return `~ ${name}: ${parts.join('; ') || 'unchanged'}`;
     }
   }
@@ -171,12 +195,17 @@ function serverText(s: ServerReport): string {
   if (s.changes.length) lines.push('Changes:', ...s.changes.map(changeLine), '');
   if (s.findings.length) {
     lines.push('Findings:', table(s.findings.map(findingLine)));
-    const fixes = [...new Set(s.findings.filter((f) => f.fix && !f.waived).map((f) => `${f.rule}: ${f.fix}`))];
+    const fixes = [
+      ...new Set(s.findings.filter((f) => f.fix && !f.waived).map((f) => `${f.rule}: ${f.fix}`)),
+    ];
     if (fixes.length) lines.push('', 'What to do:', ...fixes.map((x) => `  ${x}`));
     lines.push('');
   }
   if (s.stdoutNoise.length)
-    lines.push(`Note: the server wrote ${s.stdoutNoise.length} non-JSON line(s) to stdout (first: ${terminalSafe(s.stdoutNoise[0] ?? '', 60)}); stdio servers must log to stderr.`, '');
+    lines.push(
+      `Note: the server wrote ${s.stdoutNoise.length} non-JSON line(s) to stdout (first: ${terminalSafe(s.stdoutNoise[0] ?? '', 60)}); stdio servers must log to stderr.`,
+      '',
+    );
   return lines.join('\n');
 }
 
@@ -185,7 +214,8 @@ export function verdictLine(report: Report): string {
   if (report.mode === 'update')
     return `${report.classListWritten ? 'UPDATED' : 'UNCHANGED'}: ${report.classList} (${c.tools} tools). Review the diff and commit it.`;
   const tally = `${c.error} error${c.error === 1 ? '' : 's'}, ${c.warning} warning${c.warning === 1 ? '' : 's'}, ${c.notice} notice${c.notice === 1 ? '' : 's'}${c.waived ? `, ${c.waived} waived` : ''}`;
-  if (report.mode === 'list') return `LISTED: ${c.tools} tools (${c.read} read, ${c.edit} edit, ${c.delete} delete); ${tally}.`;
+  if (report.mode === 'list')
+    return `LISTED: ${c.tools} tools (${c.read} read, ${c.edit} edit, ${c.delete} delete); ${tally}.`;
   return `${report.result === 'passed' ? 'PASSED' : 'FAILED'}: ${tally} (fail-on: ${report.failOn}).`;
 }
 
@@ -205,23 +235,31 @@ function mdHint(v: RecordedHint): string {
 }
 
 export function markdownChanges(changes: ToolChange[]): string {
-  const rows = ['| Tool | Change | Class | Reach | Hints that moved |', '| --- | --- | --- | --- | --- |'];
+  const rows = [
+    '| Tool | Change | Class | Reach | Hints that moved |',
+    '| --- | --- | --- | --- | --- |',
+  ];
   for (const c of changes) {
     const cls =
       c.before && c.after
         ? c.before.class === c.after.class
           ? c.after.class
           : `${c.before.class} → **${c.after.class}**`
-        : (c.after ?? c.before)?.class ?? '';
+        : ((c.after ?? c.before)?.class ?? '');
     const reach =
       c.before && c.after
         ? c.before.reach === c.after.reach
           ? c.after.reach
           : `${c.before.reach} → **${c.after.reach}**`
-        : (c.after ?? c.before)?.reach ?? '';
-    const what = c.kind === 'renamed' ? `renamed from ${markdownSafe(c.before?.tool ?? '', 64)}` : c.kind;
-    const moved = c.hints.map((m) => `${m.hint}: ${mdHint(m.before)} → ${mdHint(m.after)}`).join('<br>');
-    rows.push(`| ${markdownSafe(c.tool, 64)} | ${what} | ${cls} | ${reach} | ${moved || (c.titleChanged ? 'title changed' : '')} |`);
+        : ((c.after ?? c.before)?.reach ?? '');
+    const what =
+      c.kind === 'renamed' ? `renamed from ${markdownSafe(c.before?.tool ?? '', 64)}` : c.kind;
+    const moved = c.hints
+      .map((m) => `${m.hint}: ${mdHint(m.before)} → ${mdHint(m.after)}`)
+      .join('<br>');
+    rows.push(
+      `| ${markdownSafe(c.tool, 64)} | ${what} | ${cls} | ${reach} | ${moved || (c.titleChanged ? 'title changed' : '')} |`,
+    );
   }
   return rows.join('\n');
 }
@@ -229,14 +267,23 @@ export function markdownChanges(changes: ToolChange[]): string {
 export function markdownFindings(findings: Finding[], max = findings.length): string {
   const rows = ['| Severity | Rule | Tool | Finding |', '| --- | --- | --- | --- |'];
   for (const f of findings.slice(0, max)) {
-    const sev = f.waived ? `${f.severity} (waived: ${markdownSafe(f.waived.reason, 120)})` : f.approved ? 'notice (approved)' : f.severity;
-    rows.push(`| ${sev} | \`${f.rule}\` | ${f.tool !== undefined ? markdownSafe(f.tool, 64) : ''} | ${markdownSafe(f.message, 300)} |`);
+    const sev = f.waived
+      ? `${f.severity} (waived: ${markdownSafe(f.waived.reason, 120)})`
+      : f.approved
+        ? 'notice (approved)'
+        : f.severity;
+    rows.push(
+      `| ${sev} | \`${f.rule}\` | ${f.tool !== undefined ? markdownSafe(f.tool, 64) : ''} | ${markdownSafe(f.message, 300)} |`,
+    );
   }
   return rows.join('\n');
 }
 
 export function markdownInventory(tools: AuditedTool[], max = tools.length): string {
-  const rows = ['| Tool | Title | Class | Reach | readOnly | destructive | idempotent | openWorld |', '| --- | --- | --- | --- | --- | --- | --- | --- |'];
+  const rows = [
+    '| Tool | Title | Class | Reach | readOnly | destructive | idempotent | openWorld |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
   for (const t of tools.slice(0, max))
     rows.push(
       `| ${markdownSafe(t.name, 64)} | ${t.titleSource === 'none' ? '_none_' : markdownSafe(t.title, 80)} | ${CLASS_ICON[t.class]} | ${t.reach} | ${HINT_NAMES.map((h) => (t.hints[h].declared ? `\`${t.hints[h].value}\`` : '_absent_')).join(' | ')} |`,
@@ -248,7 +295,12 @@ export function renderMarkdown(report: Report): string {
   const out = [`### MCP tool annotations: ${verdictLine(report)}`, ''];
   for (const s of report.servers) {
     const c = countsOf(s.tools, s.findings, s.changes);
-    out.push(`#### Server ${markdownSafe(s.server, 64)}`, '', `${c.tools} tools: ${c.read} read, ${c.edit} edit, ${c.delete} delete.`, '');
+    out.push(
+      `#### Server ${markdownSafe(s.server, 64)}`,
+      '',
+      `${c.tools} tools: ${c.read} read, ${c.edit} edit, ${c.delete} delete.`,
+      '',
+    );
     if (s.changes.length) out.push('**Changes**', '', markdownChanges(s.changes), '');
     if (s.findings.length) out.push('**Findings**', '', markdownFindings(s.findings), '');
     if (s.tools.length) out.push('**Tools**', '', markdownInventory(s.tools), '');
@@ -258,6 +310,9 @@ export function renderMarkdown(report: Report): string {
 }
 
 export function render(report: Report, format: Format): string {
-  return format === 'json' ? renderJson(report) : format === 'markdown' ? renderMarkdown(report) : renderText(report);
+  return format === 'json'
+    ? renderJson(report)
+    : format === 'markdown'
+      ? renderMarkdown(report)
+      : renderText(report);
 }
-

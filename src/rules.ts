@@ -3,24 +3,89 @@ export type Severity = 'error' | 'warning' | 'notice';
 export type FailOn = Severity | 'never';
 
 export const RULES = {
-  'hint-dropped': { severity: 'error', approvable: true, summary: 'a hint declared before is absent now' },
-  'unrecorded-change': { severity: 'error', approvable: false, summary: 'live tools differ from the class list: run update and commit' },
-  'class-relaxed': { severity: 'warning', approvable: true, summary: 'delete to edit/read, or edit to read: clients will auto-approve what they used to ask about' },
-  'class-escalated': { severity: 'notice', approvable: false, summary: 'read to edit/delete, or edit to delete' },
+  'hint-dropped': {
+    severity: 'error',
+    approvable: true,
+    summary: 'a hint declared before is absent now',
+  },
+  'unrecorded-change': {
+    severity: 'error',
+    approvable: false,
+    summary: 'live tools differ from the class list: run update and commit',
+  },
+  'class-relaxed': {
+    severity: 'warning',
+    approvable: true,
+    summary:
+      'delete to edit/read, or edit to read: clients will auto-approve what they used to ask about',
+  },
+  'class-escalated': {
+    severity: 'notice',
+    approvable: false,
+    summary: 'read to edit/delete, or edit to delete',
+  },
   'reach-opened': { severity: 'warning', approvable: false, summary: 'closed to open world' },
-  'tool-added': { severity: 'notice', approvable: false, summary: 'a tool that was not in the base class list' },
-  'tool-removed': { severity: 'notice', approvable: false, summary: 'a tool of the base class list is gone' },
-  'tool-renamed': { severity: 'notice', approvable: false, summary: 'same input schema under a new name; its reason is carried over' },
-  'policy-claude': { severity: 'error', approvable: false, summary: 'misses what the Claude connector directory requires' },
-  'policy-openai': { severity: 'error', approvable: false, summary: 'misses what the OpenAI Apps SDK requires' },
-  'policy-explicit': { severity: 'error', approvable: false, summary: 'misses a title or one of the four hints' },
-  'tool-name': { severity: 'error', approvable: false, summary: "breaks the spec's tool-name rules" },
-  'malformed-tool': { severity: 'error', approvable: false, summary: 'a tool that fails validation' },
+  'tool-added': {
+    severity: 'notice',
+    approvable: false,
+    summary: 'a tool that was not in the base class list',
+  },
+  'tool-removed': {
+    severity: 'notice',
+    approvable: false,
+    summary: 'a tool of the base class list is gone',
+  },
+  'tool-renamed': {
+    severity: 'notice',
+    approvable: false,
+    summary: 'same input schema under a new name; its reason is carried over',
+  },
+  'policy-claude': {
+    severity: 'error',
+    approvable: false,
+    summary: 'misses what the Claude connector directory requires',
+  },
+  'policy-openai': {
+    severity: 'error',
+    approvable: false,
+    summary: 'misses what the OpenAI Apps SDK requires',
+  },
+  'policy-explicit': {
+    severity: 'error',
+    approvable: false,
+    summary: 'misses a title or one of the four hints',
+  },
+  'tool-name': {
+    severity: 'error',
+    approvable: false,
+    summary: "breaks the spec's tool-name rules",
+  },
+  'malformed-tool': {
+    severity: 'error',
+    approvable: false,
+    summary: 'a tool that fails validation',
+  },
   'duplicate-tool': { severity: 'error', approvable: false, summary: 'two tools with one name' },
-  'hint-contradiction': { severity: 'warning', approvable: false, summary: 'readOnlyHint true with destructiveHint true' },
-  'title-location': { severity: 'warning', approvable: false, summary: 'the title is only in Tool.title, not in annotations.title' },
-  'era-mismatch': { severity: 'warning', approvable: false, summary: "a tool's annotations differ between protocol eras" },
-  'stale-waiver': { severity: 'warning', approvable: false, summary: 'a waiver that no longer matches anything, or has expired' },
+  'hint-contradiction': {
+    severity: 'warning',
+    approvable: false,
+    summary: 'readOnlyHint true with destructiveHint true',
+  },
+  'title-location': {
+    severity: 'warning',
+    approvable: false,
+    summary: 'the title is only in Tool.title, not in annotations.title',
+  },
+  'era-mismatch': {
+    severity: 'warning',
+    approvable: false,
+    summary: "a tool's annotations differ between protocol eras",
+  },
+  'stale-waiver': {
+    severity: 'warning',
+    approvable: false,
+    summary: 'a waiver that no longer matches anything, or has expired',
+  },
 } as const satisfies Record<string, { severity: Severity; approvable: boolean; summary: string }>;
 
 export type RuleId = keyof typeof RULES;

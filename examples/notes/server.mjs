@@ -27,7 +27,9 @@ function createServer() {
       content: [
         {
           type: 'text',
-          text: notes.length ? notes.map((n) => `${n.id}: ${n.title}`).join('\n') : 'No notes saved.',
+          text: notes.length
+            ? notes.map((n) => `${n.id}: ${n.title}`).join('\n')
+            : 'No notes saved.',
         },
       ],
     }),

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { classifyTool, titleOf } from '../src/classify.js';
+import { parseTool, type ListedTool } from '../src/tools.js';
+
+const tool = (
+  annotations?: ListedTool['annotations'],
+  extra: Partial<ListedTool> = {},
+): ListedTool => ({
+  name: 't',
+  ...(annotations ? { annotations } : {}),
+  ...extra,
+});
+
+describe('classifyTool: the class table', () => {
+  it.each([
+    [{ readOnlyHint: true }, 'read'],
+    [{ readOnlyHint: true, destructiveHint: true }, 'read'],
+    [{ readOnlyHint: true, destructiveHint: false }, 'read'],
+    [{ readOnlyHint: false, destructiveHint: false }, 'edit'],
+    [{ destructiveHint: false }, 'edit'],
+    [{ readOnlyHint: false, destructiveHint: true }, 'delete'],
+    [{ readOnlyHint: false }, 'delete'],
+    [{ destructiveHint: true }, 'delete'],
+    [{ idempotentHint: true, openWorldHint: false }, 'delete'],
+    [{}, 'delete'],
+    [undefined, 'delete'],
+  ] as const)('%j is %s', (annotations, expected) => {
+    expect(classifyTool(tool(annotations)).class).toBe(expected);
+  });
+
+  it('records open reach by default and closed only when openWorldHint is declared false', () => {
+    expect(classifyTool(tool()).reach).toBe('open');
+    expect(classifyTool(tool({ openWorldHint: true })).reach).toBe('open');
+    expect(classifyTool(tool({ openWorldHint: false })).reach).toBe('closed');
+  });
+});
+
+describe('classifyTool: declared false versus absent', () => {
+  it.each([
+    ['readOnlyHint', false],
+    ['destructiveHint', true],
+    ['idempotentHint', false],
+    ['openWorldHint', true],
+  ] as const)('%s absent takes the default %s and is not declared', (hint, fallback) => {
+    const absent = classifyTool(tool({})).hints[hint];
+    expect(absent).toEqual({ declared: false, effective: fallback });
+    const declaredFalse = classifyTool(tool({ [hint]: false })).hints[hint];
+    expect(declaredFalse).toEqual({ declared: true, value: false, effective: false });
+    const declaredTrue = classifyTool(tool({ [hint]: true })).hints[hint];
+    expect(declaredTrue).toEqual({ declared: true, value: true, effective: true });
+  });
+
+  it('a declared destructiveHint: true and an absent one give the same class but different records', () => {
+    const declared = classifyTool(tool({ readOnlyHint: false, destructiveHint: true }));
+    const absent = classifyTool(tool({ readOnlyHint: false }));
+    expect(declared.class).toBe(absent.class);
+    expect(declared.hints.destructiveHint.declared).toBe(true);
+    expect(absent.hints.destructiveHint.declared).toBe(false);
+  });
+});
+
+describe('title precedence', () => {
+  it('Tool.title wins over annotations.title, which wins over the name', () => {
+    expect(titleOf(tool({ title: 'B' }, { title: 'A' }))).toEqual({
+      title: 'A',
+      titleSource: 'tool',
+    });
+    expect(titleOf(tool({ title: 'B' }))).toEqual({ title: 'B', titleSource: 'annotations' });
+    expect(titleOf(tool({}))).toEqual({ title: 't', titleSource: 'none' });
+  });
+
+  it('an empty title counts as none', () => {
+    expect(titleOf(tool({ title: '' }, { title: '' }))).toEqual({
+      title: 't',
+      titleSource: 'none',
+    });
+  });
+});
+
+describe('parseTool', () => {
+  it('keeps a valid tool and only the parts we read', () => {
+    const parsed = parseTool(
+      { name: 'x', annotations: { readOnlyHint: true, extra: 1 }, inputSchema: { type: 'object' } },
+      0,
+    );
+    expect(parsed).toEqual({
+      name: 'x',
+      annotations: { readOnlyHint: true },
+      inputSchema: { type: 'object' },
+    });
+  });
+
+  it('reports a string hint, a missing name and array annotations as problems', () => {
+    expect(parseTool({ name: 'bad', annotations: { readOnlyHint: 'yes' } }, 3)).toMatchObject({
+      label: 'bad',
+      problems: [expect.stringContaining('annotations.readOnlyHint')],
+    });
+    expect(parseTool({ description: 'no name' }, 4)).toMatchObject({ label: '#4' });
+    expect(parseTool({ name: 'arr', annotations: [] }, 5)).toMatchObject({ label: 'arr' });
+    expect(parseTool('not an object', 6)).toMatchObject({ label: '#6' });
+  });
+});

@@ -1,0 +1,106 @@
+// Runs the committed CLI bundle as a user would: a real process, real servers.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const CLI = join(ROOT, 'dist/cli.js');
+export const SERVERS = join(ROOT, 'test/fixtures/servers');
+export const EXAMPLE = join(ROOT, 'examples/notes/server.mjs');
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export function runCli(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Run> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
+  });
+}
+
+/** The JSON report of a run. */
+export function json(run: Run): {
+  result: string;
+  tools: {
+    name: string;
+    class: string;
+    reach: string;
+    openWorld: boolean;
+    title: string;
+    titleSource: string;
+    hints: Record<string, { declared: boolean; value?: boolean; effective: boolean }>;
+  }[];
+  findings: {
+    rule: string;
+    severity: string;
+    tool?: string;
+    message: string;
+    fix?: string;
+    waived?: { reason: string };
+  }[];
+  changes: {
+    kind: string;
+    tool: string;
+    renamedFrom?: string;
+    before: { class: string } | null;
+    after: { class: string } | null;
+    hints: { hint: string }[];
+  }[];
+  counts: Record<string, number>;
+} {
+  try {
+    return JSON.parse(run.stdout) as ReturnType<typeof json>;
+  } catch {
+    throw new Error(`not JSON (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
+  }
+}
+
+export async function tempDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'auditor-test-'));
+}
+
+export interface SpecTool {
+  name: string;
+  title?: string;
+  description?: string;
+  annotations?: Record<string, unknown>;
+  inputSchema?: Record<string, unknown>;
+}
+
+/** The example server's tools as data, for variants. */
+export async function notesSpec(): Promise<{ name: string; tools: SpecTool[] }> {
+  return JSON.parse(await readFile(join(SERVERS, 'notes-spec.json'), 'utf8')) as {
+    name: string;
+    tools: SpecTool[];
+  };
+}
+
+/** Writes a spec and returns the command line of a server that serves it. */
+export async function specServer(
+  dir: string,
+  file: string,
+  spec: { name: string; tools: SpecTool[] },
+): Promise<string[]> {
+  const path = join(dir, file);
+  await writeFile(path, JSON.stringify(spec));
+  return ['node', join(SERVERS, 'configurable.mjs'), path];
+}
