@@ -14,7 +14,7 @@ import { POLICIES, type Policy } from './policies.js';
 import { render, type Format } from './render.js';
 import type { FailOn } from './rules.js';
 
-const VERSION = '0.1.0';
+import { VERSION } from './version.js';
 
 const COMMON_HELP = `Server (one of):
   -- <command> [args...]     start a stdio server (everything after -- is its command line)

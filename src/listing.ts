@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { AuditError, getErrorMessage } from './errors.js';
 import { ServerProcess, type SpawnSpec } from './process.js';
+import { VERSION } from './version.js';
 
 export type ProtocolEra = 'legacy' | 'modern';
 /** The modern era's revision: stateless, `server/discover` instead of `initialize`. */
@@ -224,7 +225,7 @@ export async function listTools(
       });
     }
     const client = new sdk.Client(
-      { name: 'mcp-annotation-auditor', version: '0.1.0' },
+      { name: 'mcp-annotation-auditor', version: VERSION },
       {
         capabilities: {},
         versionNegotiation:

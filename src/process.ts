@@ -136,12 +136,12 @@ export class ServerProcess {
     return this.exitInfo !== undefined;
   }
 
-  /** Why the process is gone, in words, or undefined while it runs. */
+  /** How the process ended, as a verb phrase ("exited with code 3"), or undefined while it runs. */
   describeExit(): string | undefined {
-    if (this.spawnError) return spawnFailure(this.spec, this.spawnError).message;
+    if (this.spawnError) return `could not start (${this.spawnError.message})`;
     if (!this.exitInfo) return undefined;
     const { code, signal } = this.exitInfo;
-    return signal ? `the server was killed by ${signal}` : `the server exited with code ${code}`;
+    return signal ? `was killed by ${signal}` : `exited with code ${code}`;
   }
 
   /** The spawn failure as an AuditError, if spawning failed. */
@@ -193,7 +193,7 @@ function spawnFailure(spec: SpawnSpec, error: Error): AuditError {
   if (code === 'ENOENT')
     return new AuditError(
       `Could not start the server: the command "${spec.command}" was not found${spec.cwd ? ` (working directory ${spec.cwd})` : ''}.`,
-      'Check the command for typos, install it, or give its full path. The server gets a minimal PATH-only environment.',
+      'Check the command for typos, install it, or give its full path (it is looked up on PATH).',
     );
   if (code === 'EACCES')
     return new AuditError(

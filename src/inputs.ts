@@ -1,0 +1,139 @@
+import { getOptionalInput } from './actions.js';
+import { DEFAULT_CONFIG, type EraSetting, type Overrides } from './config.js';
+import { AuditError } from './errors.js';
+import { POLICIES, type Policy } from './policies.js';
+import type { FailOn } from './rules.js';
+
+export type CommentMode = 'auto' | 'always' | 'never';
+
+/** The action's inputs as one typed, validated object. */
+export interface ActionInputs {
+  overrides: Overrides;
+  config: string;
+  /** A config path the user named must exist; the default may not. */
+  configRequired: boolean;
+  mode: 'check' | 'update';
+  comment: CommentMode;
+  token?: string;
+  prNumber?: number;
+  workingDirectory?: string;
+  sarifFile?: string;
+}
+
+function invalid(input: string, value: string, expected: string): AuditError {
+  return new AuditError(`Input "${input}" has the value "${value}", but it must be ${expected}.`, 'Fix the step\'s with: block.');
+}
+
+function oneOf<T extends string>(input: string, allowed: readonly T[], fallback: T, env: NodeJS.ProcessEnv): T {
+  const value = getOptionalInput(input, env);
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) throw invalid(input, value, `one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+/** Lines of a multi-line input, blank lines and # comments skipped. */
+function lines(input: string, env: NodeJS.ProcessEnv): string[] | undefined {
+  const value = getOptionalInput(input, env);
+  if (value === undefined) return undefined;
+  return value
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+}
+
+/**
+ * Splits a command line into words as a POSIX shell would for plain words and quotes (no
+ * expansion, no pipes): the command is run directly, never through a shell.
+ */
+export function splitCommand(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] as string;
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else if (c === '\\' && quote === '"' && i + 1 < line.length && '"\\$`'.includes(line[i + 1] as string)) word += line[++i];
+      else word += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      inWord = true;
+    } else if (c === '\\' && i + 1 < line.length) {
+      word += line[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (quote) throw new AuditError(`The command has an unclosed ${quote} quote: ${line}`, 'Close the quote in the "command" input.');
+  if (inWord) words.push(word);
+  return words;
+}
+
+export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
+  const overrides: Overrides = {};
+  const command = getOptionalInput('command', env);
+  const url = getOptionalInput('url', env);
+  if (command !== undefined && url !== undefined)
+    throw new AuditError('Inputs "command" and "url" are both set.', 'Give the stdio command or the HTTP url, not both.');
+  if (command !== undefined) {
+    overrides.command = splitCommand(command);
+    if (!overrides.command.length) throw invalid('command', command, 'a command line such as "node server.js"');
+  }
+  if (url !== undefined) {
+    if (!/^https?:\/\//.test(url)) throw invalid('url', url, 'an http:// or https:// URL');
+    overrides.url = url;
+  }
+  const headers = lines('headers', env);
+  if (headers) overrides.headers = headers;
+  const serverEnv = lines('env', env);
+  if (serverEnv) overrides.env = serverEnv;
+  const serverName = getOptionalInput('server-name', env);
+  if (serverName !== undefined) overrides.serverName = serverName;
+  const classList = getOptionalInput('class-list', env);
+  if (classList !== undefined) overrides.classList = classList;
+  const policies = getOptionalInput('policies', env);
+  if (policies !== undefined) {
+    const list = policies.split(/[\s,]+/).filter(Boolean);
+    const bad = list.find((p) => !(POLICIES as readonly string[]).includes(p));
+    if (bad !== undefined) throw invalid('policies', policies, `a comma-separated list of ${POLICIES.join(', ')}`);
+    overrides.policies = list as Policy[];
+  }
+  const failOn = getOptionalInput('fail-on', env);
+  if (failOn !== undefined) overrides.failOn = oneOf<FailOn>('fail-on', ['error', 'warning', 'notice', 'never'], 'error', env);
+  const era = getOptionalInput('protocol-era', env);
+  if (era !== undefined) overrides.era = oneOf<EraSetting>('protocol-era', ['legacy', 'modern', 'both'], 'legacy', env);
+  const approveLabel = getOptionalInput('approve-label', env);
+  if (approveLabel !== undefined) overrides.approveLabel = approveLabel;
+  const servers = getOptionalInput('servers', env);
+  if (servers !== undefined) overrides.only = servers.split(/[\s,]+/).filter(Boolean);
+
+  const config = getOptionalInput('config', env);
+  const inputs: ActionInputs = {
+    overrides,
+    config: config ?? DEFAULT_CONFIG,
+    // action.yml passes the default path when the workflow names none; only another path must exist.
+    configRequired: config !== undefined && config !== DEFAULT_CONFIG,
+    mode: oneOf('mode', ['check', 'update'], 'check', env),
+    comment: oneOf<CommentMode>('comment', ['auto', 'always', 'never'], 'auto', env),
+  };
+  const token = getOptionalInput('github-token', env);
+  if (token !== undefined) inputs.token = token;
+  const pr = getOptionalInput('pr-number', env);
+  if (pr !== undefined) {
+    const n = Number(pr);
+    if (!Number.isInteger(n) || n <= 0) throw invalid('pr-number', pr, 'a pull request number such as 42');
+    inputs.prNumber = n;
+  }
+  const cwd = getOptionalInput('working-directory', env);
+  if (cwd !== undefined) inputs.workingDirectory = cwd;
+  const sarif = getOptionalInput('sarif-file', env);
+  if (sarif !== undefined) inputs.sarifFile = sarif;
+  return inputs;
+}

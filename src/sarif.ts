@@ -1,0 +1,52 @@
+import type { Report } from './audit.js';
+import { fullToolName, lineOfTool } from './classlist.js';
+import { RULE_IDS, RULES } from './rules.js';
+
+const LEVEL = { error: 'error', warning: 'warning', notice: 'note' } as const;
+
+/**
+ * The findings as SARIF 2.1.0, located on the class-list lines of the tools concerned, for code
+ * scanning uploads.
+ */
+export function renderSarif(report: Report, classListText: string | undefined, classListPath: string, version: string): string {
+  const results = report.servers.flatMap((server) =>
+    server.findings.map((f) => {
+      const line = f.tool !== undefined && classListText ? lineOfTool(classListText, fullToolName(server.server, f.tool)) : undefined;
+      return {
+        ruleId: f.rule,
+        level: LEVEL[f.severity],
+        message: { text: `${f.tool !== undefined ? `${f.tool}: ` : ''}${f.message}${f.fix ? ` ${f.fix}` : ''}` },
+        locations: [
+          {
+            physicalLocation: {
+              artifactLocation: { uri: classListPath },
+              region: { startLine: line ?? 1 },
+            },
+          },
+        ],
+        ...(f.waived ? { suppressions: [{ kind: 'external', justification: f.waived.reason }] } : {}),
+      };
+    }),
+  );
+  const sarif = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'mcp-annotation-auditor',
+            version,
+            rules: RULE_IDS.map((id) => ({
+              id,
+              shortDescription: { text: RULES[id].summary },
+              defaultConfiguration: { level: LEVEL[RULES[id].severity] },
+            })),
+          },
+        },
+        results,
+      },
+    ],
+  };
+  return `${JSON.stringify(sarif, null, 2)}\n`;
+}

@@ -1,0 +1,104 @@
+// Runs the committed action bundle as the runner does: node dist/index.js with INPUT_* variables,
+// an event payload file, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, and GITHUB_API_URL.
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DEFAULT_BASE_SHA, DEFAULT_HEAD_SHA, DEFAULT_REPOSITORY } from './github-api.js';
+import { ROOT, tempDir } from './cli.js';
+
+export const TOKEN = 'ghs_test0123456789abcdefTOKEN';
+
+/** A pull_request event payload of the real shape (the parts the action reads and more). */
+export function pullRequestEvent(number = 1, labels: string[] = []): Record<string, unknown> {
+  const repo = { id: 1296269, name: 'octo-repo', full_name: DEFAULT_REPOSITORY, private: false, owner: { login: 'octo-org', type: 'Organization' } };
+  return {
+    action: 'synchronize',
+    number,
+    pull_request: {
+      number,
+      state: 'open',
+      title: 'Change the notes tools',
+      user: { login: 'contributor', type: 'User' },
+      labels: labels.map((name, id) => ({ id, name, color: 'ededed' })),
+      base: { label: 'octo-org:main', ref: 'main', sha: DEFAULT_BASE_SHA, repo },
+      head: { label: 'octo-org:feature', ref: 'feature', sha: DEFAULT_HEAD_SHA, repo },
+    },
+    repository: repo,
+    sender: { login: 'contributor', type: 'User' },
+  };
+}
+
+export interface ActionRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+}
+
+function parseOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const re = /^([^<\n]+)<<(ghadelimiter_[0-9a-f-]+)\n([\s\S]*?)\n\2$/gm;
+  for (const m of text.matchAll(re)) outputs[m[1] as string] = m[3] as string;
+  return outputs;
+}
+
+export async function runAction(options: {
+  inputs: Record<string, string>;
+  workspace: string;
+  apiUrl?: string;
+  event?: Record<string, unknown>;
+  eventName?: string;
+  env?: Record<string, string>;
+}): Promise<ActionRun> {
+  const dir = await tempDir();
+  const eventPath = join(dir, 'event.json');
+  await writeFile(eventPath, JSON.stringify(options.event ?? pullRequestEvent()));
+  const outputPath = join(dir, 'output');
+  const summaryPath = join(dir, 'summary.md');
+  await writeFile(outputPath, '');
+  await writeFile(summaryPath, '');
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    GITHUB_ACTIONS: 'true',
+    CI: 'true',
+    GITHUB_EVENT_NAME: options.eventName ?? 'pull_request',
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_OUTPUT: outputPath,
+    GITHUB_STEP_SUMMARY: summaryPath,
+    GITHUB_REPOSITORY: DEFAULT_REPOSITORY,
+    GITHUB_WORKSPACE: options.workspace,
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_RUN_ID: '1658821493',
+    RUNNER_TEMP: dir,
+    ...(options.apiUrl ? { GITHUB_API_URL: options.apiUrl } : {}),
+    'INPUT_GITHUB-TOKEN': TOKEN,
+    ...options.env,
+  };
+  // The runner passes every declared input, with its default when the workflow sets none.
+  const defaults: Record<string, string> = {
+    config: '.github/mcp-annotation-auditor.yml',
+    'class-list': 'mcp-tool-classes.json',
+    policies: 'claude,openai',
+    'fail-on': 'error',
+    'protocol-era': 'legacy',
+    mode: 'check',
+    comment: 'auto',
+  };
+  for (const [name, value] of Object.entries({ ...defaults, ...options.inputs }))
+    env[`INPUT_${name.toUpperCase()}`] = value;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'dist/index.js')], { cwd: options.workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      void Promise.all([readFile(outputPath, 'utf8'), readFile(summaryPath, 'utf8')]).then(([out, summary]) =>
+        resolve({ code, stdout, stderr, outputs: parseOutputs(out), summary }),
+      );
+    });
+  });
+}
