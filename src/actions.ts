@@ -13,7 +13,10 @@ export function getInput(name: string, env: NodeJS.ProcessEnv = process.env): st
 }
 
 /** Empty means not given. */
-export function getOptionalInput(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function getOptionalInput(
+  name: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
   const value = getInput(name, env);
   return value === '' ? undefined : value;
 }
@@ -35,14 +38,22 @@ export interface AnnotationProperties {
 }
 
 /** `::error file=...,line=...,title=...::message` */
-export function annotation(level: AnnotationLevel, message: string, props: AnnotationProperties = {}): string {
+export function annotation(
+  level: AnnotationLevel,
+  message: string,
+  props: AnnotationProperties = {},
+): string {
   const entries = Object.entries(props)
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}=${escapeProperty(String(v))}`);
   return `::${level}${entries.length ? ` ${entries.join(',')}` : ''}::${escapeData(message)}`;
 }
 
-export function issueAnnotation(level: AnnotationLevel, message: string, props: AnnotationProperties = {}): void {
+export function issueAnnotation(
+  level: AnnotationLevel,
+  message: string,
+  props: AnnotationProperties = {},
+): void {
   process.stdout.write(`${annotation(level, message, props)}${EOL}`);
 }
 
@@ -55,7 +66,8 @@ function appendKeyValue(file: string, name: string, value: string): void {
 export function setOutput(name: string, value: string | number): void {
   const file = process.env.GITHUB_OUTPUT;
   if (file) appendKeyValue(file, name, String(value));
-  else process.stdout.write(`${EOL}::set-output name=${name}::${escapeProperty(String(value))}${EOL}`);
+  else
+    process.stdout.write(`${EOL}::set-output name=${name}::${escapeProperty(String(value))}${EOL}`);
 }
 
 /** Appends markdown to the job summary; false when the runner gave no summary file. */

@@ -1,7 +1,13 @@
 import type { ServerReport } from './audit.js';
 import { markdownSafe } from './escape.js';
 import type { GitHubClient, RepoRef } from './github.js';
-import { countsOf, markdownChanges, markdownFindings, markdownInventory } from './render.js';
+import {
+  countsOf,
+  markdownChanges,
+  markdownFindings,
+  markdownInventory,
+  plural,
+} from './render.js';
 import { meetsThreshold, type FailOn } from './rules.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; we stay well below. */
@@ -56,10 +62,14 @@ export function renderComment(report: ServerReport, context: CommentContext): st
     commentMarker(report.server),
     `### ${failed ? '❌' : '✅'} MCP tool annotations for \`${server}\`: ${failed ? 'failed' : 'passed'}`,
     '',
-    `**${counts.tools} tools:** ${counts.read} read · ${counts.edit} edit · ${counts.delete} delete. **Findings:** ${counts.error} errors · ${counts.warning} warnings · ${counts.notice} notices${counts.waived ? ` · ${counts.waived} waived` : ''}. **Changes:** ${counts.changed}.`,
+    `**${plural(counts.tools, 'tool')}:** ${counts.read} read · ${counts.edit} edit · ${counts.delete} delete. **Findings:** ${plural(counts.error, 'error')} · ${plural(counts.warning, 'warning')} · ${plural(counts.notice, 'notice')}${counts.waived ? ` · ${counts.waived} waived` : ''}. **Changes:** ${counts.changed}.`,
     '',
   ];
-  if (clean) head.push('No class changes and no findings: the tool surface matches the reviewed class list.', '');
+  if (clean)
+    head.push(
+      'No class changes and no findings: the tool surface matches the reviewed class list.',
+      '',
+    );
   const accept = [
     '#### Accepting a change',
     '',
@@ -69,18 +79,39 @@ export function renderComment(report: ServerReport, context: CommentContext): st
   let budget = BUDGET - head.join('\n').length - accept.join('\n').length - 500;
   const sections: string[] = [];
   const add = (title: string, table: string, what: string, share: number) => {
-    const fitted = fitTable(table, Math.max(2_000, Math.floor(budget * share)), what, context.summaryUrl);
+    const fitted = fitTable(
+      table,
+      Math.max(2_000, Math.floor(budget * share)),
+      what,
+      context.summaryUrl,
+    );
     sections.push(title, '', fitted, '');
     budget -= fitted.length + title.length + 4;
   };
-  if (report.changes.length) add('#### Class changes', markdownChanges(report.changes), 'changes', 0.4);
-  if (report.findings.length) add('#### Findings', markdownFindings(report.findings), 'findings', 0.5);
+  if (report.changes.length)
+    add('#### Class changes', markdownChanges(report.changes), 'changes', 0.4);
+  if (report.findings.length)
+    add('#### Findings', markdownFindings(report.findings), 'findings', 0.5);
   if (report.tools.length) {
-    const inventory = fitTable(markdownInventory(report.tools), Math.max(2_000, budget), 'tools', context.summaryUrl);
-    sections.push(`<details><summary>All ${counts.tools} tools</summary>`, '', inventory, '', '</details>', '');
+    const inventory = fitTable(
+      markdownInventory(report.tools),
+      Math.max(2_000, budget),
+      'tools',
+      context.summaryUrl,
+    );
+    sections.push(
+      `<details><summary>All ${counts.tools} tools</summary>`,
+      '',
+      inventory,
+      '',
+      '</details>',
+      '',
+    );
   }
   const body = [...head, ...sections, ...accept].join('\n');
-  return body.length <= COMMENT_LIMIT ? body : `${body.slice(0, COMMENT_LIMIT - 200)}\n\n_Cut to fit GitHub's comment limit; see the job summary._\n`;
+  return body.length <= COMMENT_LIMIT
+    ? body
+    : `${body.slice(0, COMMENT_LIMIT - 200)}\n\n_Cut to fit GitHub's comment limit; see the job summary._\n`;
 }
 
 export interface CommentResult {

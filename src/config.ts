@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
-import { DEFAULT_CLASS_LIST } from './classlist.js';
+import { DEFAULT_CLASS_LIST, normalizeServerName } from './classlist.js';
 import { AuditError } from './errors.js';
 import { DEFAULT_LIMITS, type ListLimits, type ProtocolEra, type ServerTarget } from './listing.js';
 import { DEFAULT_POLICIES, POLICIES, type Policy } from './policies.js';
 import { isRuleId, RULE_IDS, type FailOn, type RuleId, type Severity } from './rules.js';
-import { serverEnvironment } from './process.js';
+import { serverEnvironment, type SpawnSpec } from './process.js';
 
 export const DEFAULT_CONFIG = '.github/mcp-annotation-auditor.yml';
 export type EraSetting = ProtocolEra | 'both';
@@ -113,11 +113,40 @@ export function parseEnvEntries(entries: string[]): Record<string, string | null
   return out;
 }
 
-function envFromConfig(env: z.infer<typeof envSchema>): Record<string, string | null> {
+/**
+ * `${NAME}` (or `${NAME:-default}`) in a config value reads the auditor's environment, as
+ * `.mcp.json` files write it, so secrets stay out of files. An unset name without a default is an
+ * error rather than an empty value the server would misread.
+ */
+function expandVars(value: string, where: string, file: string): string {
+  return value.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+    (_, name: string, fallback: string | undefined) => {
+      const set = process.env[name];
+      if (set !== undefined && (set !== '' || fallback === undefined)) return set;
+      if (fallback !== undefined) return fallback;
+      throw new AuditError(
+        `${where} in ${file} uses \${${name}}, which is not set.`,
+        `Set ${name} in the environment of the audit (a placeholder will do if listing tools does not need it), or write \${${name}:-default}.`,
+      );
+    },
+  );
+}
+
+function envFromConfig(
+  env: z.infer<typeof envSchema>,
+  where: string,
+  file: string,
+): Record<string, string | null> {
   if (!env) return {};
-  if (Array.isArray(env)) return parseEnvEntries(env);
+  const entries = Array.isArray(env)
+    ? Object.entries(parseEnvEntries(env))
+    : Object.entries(env).map(([k, v]): [string, string | null] => [
+        k,
+        v === null ? null : String(v),
+      ]);
   return Object.fromEntries(
-    Object.entries(env).map(([k, v]) => [k, v === null ? null : String(v)]),
+    entries.map(([k, v]) => [k, v === null ? null : expandVars(v, `${where} env ${k}`, file)]),
   );
 }
 
@@ -136,55 +165,69 @@ export function parseHeaders(lines: string[]): Record<string, string> {
   return out;
 }
 
-/** `${NAME}` in a header value reads the auditor's environment, so secrets stay out of files. */
-function expandHeaders(headers: Record<string, string>, file: string): Record<string, string> {
+function expandHeaders(
+  headers: Record<string, string>,
+  where: string,
+  file: string,
+): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(headers).map(([k, v]) => [
-      k,
-      v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
-        const value = process.env[name];
-        if (value === undefined)
-          throw new AuditError(
-            `Header ${k} in ${file} uses \${${name}}, which is not set.`,
-            `Set ${name} in the environment of the audit step.`,
-          );
-        return value;
-      }),
-    ]),
+    Object.entries(headers).map(([k, v]) => [k, expandVars(v, `${where} header ${k}`, file)]),
   );
+}
+
+/** A command, its args, cwd and named environment from a config entry, variables expanded. */
+function spawnFromConfig(
+  entry: {
+    command: string;
+    args: string[];
+    cwd?: string | undefined;
+    env?: z.infer<typeof envSchema>;
+  },
+  where: string,
+  file: string,
+): SpawnSpec {
+  return {
+    command: expandVars(entry.command, `${where} command`, file),
+    args: entry.args.map((arg) => expandVars(arg, `${where} args`, file)),
+    ...(entry.cwd !== undefined ? { cwd: expandVars(entry.cwd, `${where} cwd`, file) } : {}),
+    env: serverEnvironment(envFromConfig(entry.env, where, file)),
+  };
 }
 
 /** One server entry of a config file (or .mcp.json) as settings. */
 function serverFromConfig(
-  name: string,
+  key: string,
   entry: z.infer<typeof serverSchema>,
   file: string,
   era: EraSetting,
 ): ServerSettings {
   const serverEra = entry.protocolEra ?? era;
+  const where = `Server "${key}"`;
+  // The class list's mcp__<server>__<tool> prefix takes the name as the client would.
+  const name = normalizeServerName(key);
+  if (entry.type === 'sse')
+    throw new AuditError(
+      `${where} in ${file} uses the old HTTP+SSE transport (type "sse"), which the auditor does not speak.`,
+      'Give the Streamable HTTP endpoint (type "http", often at /mcp) if the server has one, or leave this server out with --server.',
+    );
   if (entry.url !== undefined || entry.type === 'http' || entry.type === 'streamable-http') {
     if (!entry.url)
       throw new AuditError(
-        `Server "${name}" in ${file} is of type http but has no url.`,
+        `${where} in ${file} is of type http but has no url.`,
         'Add url: http://host:port/mcp.',
       );
     const target: ServerTarget = {
       kind: 'http',
-      url: entry.url,
-      headers: expandHeaders(entry.headers ?? {}, file),
+      url: expandVars(entry.url, `${where} url`, file),
+      headers: expandHeaders(entry.headers ?? {}, where, file),
+      label: key,
     };
-    if (entry.start)
-      target.start = {
-        command: entry.start.command,
-        args: entry.start.args,
-        ...(entry.start.cwd !== undefined ? { cwd: entry.start.cwd } : {}),
-        env: serverEnvironment(envFromConfig(entry.start.env)),
-      };
+    if (entry.start) target.start = spawnFromConfig(entry.start, `${where} start`, file);
     return { name, target, era: serverEra };
   }
   if (!entry.command)
     throw new AuditError(
-      `Server "${name}" in ${file} has neither a command nor a url.`,
+      `${where} in ${file} has neither a command nor a url.`,
       'Give command (and args) for a stdio server, or url for Streamable HTTP.',
     );
   return {
@@ -192,12 +235,8 @@ function serverFromConfig(
     era: serverEra,
     target: {
       kind: 'stdio',
-      spawn: {
-        command: entry.command,
-        args: entry.args,
-        ...(entry.cwd !== undefined ? { cwd: entry.cwd } : {}),
-        env: serverEnvironment(envFromConfig(entry.env)),
-      },
+      spawn: spawnFromConfig({ ...entry, command: entry.command }, where, file),
+      label: key,
     },
   };
 }
@@ -257,6 +296,8 @@ export async function readConfigFile(
 export interface Overrides {
   command?: string[];
   url?: string;
+  /** With url: a command line (as words) that serves it, started first and stopped at the end. */
+  start?: string[];
   headers?: string[];
   env?: string[];
   cwd?: string;
@@ -301,31 +342,52 @@ export function resolveSettings(
       },
     ];
   } else if (flags.url) {
+    const target: ServerTarget = {
+      kind: 'http',
+      url: flags.url,
+      headers: parseHeaders(flags.headers ?? []),
+    };
+    if (flags.start?.length) {
+      const [command, ...args] = flags.start as [string, ...string[]];
+      target.start = {
+        command,
+        args,
+        ...(flags.cwd !== undefined ? { cwd: flags.cwd } : {}),
+        env: serverEnvironment(env),
+      };
+    }
     servers = [
       {
         ...(flags.serverName !== undefined ? { name: flags.serverName } : {}),
         era,
-        target: { kind: 'http', url: flags.url, headers: parseHeaders(flags.headers ?? []) },
+        target,
       },
     ];
   } else {
     const entries = { ...(file?.mcpServers ?? {}), ...(file?.servers ?? {}) };
-    servers = Object.entries(entries).map(([name, entry]) => {
-      const server = serverFromConfig(name, entry, filePath, era);
-      // Command-line environment and headers add to every configured server.
-      if (server.target.kind === 'stdio')
-        Object.assign(server.target.spawn.env, serverEnvironment(env));
-      return server;
-    });
     if (flags.only?.length) {
-      const unknown = flags.only.filter((n) => !(n in entries));
+      const unknown = flags.only.filter((n) => !Object.hasOwn(entries, n));
       if (unknown.length)
         throw new AuditError(
           `No server named ${unknown.map((n) => `"${n}"`).join(', ')} in ${filePath}.`,
           `Configured servers: ${Object.keys(entries).join(', ') || 'none'}.`,
         );
-      servers = servers.filter((s) => flags.only?.includes(s.name as string));
     }
+    const chosen = Object.entries(entries).filter(
+      ([name]) => !flags.only?.length || flags.only.includes(name),
+    );
+    const extraHeaders = parseHeaders(flags.headers ?? []);
+    servers = chosen.map(([name, entry]) => {
+      const server = serverFromConfig(name, entry, filePath, era);
+      // Command-line environment, headers and working directory add to every configured server.
+      const spawn = server.target.kind === 'stdio' ? server.target.spawn : server.target.start;
+      if (spawn) {
+        Object.assign(spawn.env, serverEnvironment(env, process.env, false));
+        if (flags.cwd !== undefined) spawn.cwd ??= flags.cwd;
+      }
+      if (server.target.kind === 'http') Object.assign(server.target.headers, extraHeaders);
+      return server;
+    });
     if (servers.length === 1 && flags.serverName !== undefined)
       (servers[0] as ServerSettings).name = flags.serverName;
   }

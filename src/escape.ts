@@ -17,39 +17,20 @@ export function terminalSafe(text: string, max = 80): string {
   );
 }
 
-const MARKDOWN_ENTITIES: Record<string, string> = {
+/** Characters with an HTML meaning (or a mention) become entities. */
+const ENTITIES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
   '>': '&gt;',
   '"': '&quot;',
-  "'": '&#39;',
-  '|': '&#124;',
-  '`': '&#96;',
-  '[': '&#91;',
-  ']': '&#93;',
-  '(': '&#40;',
-  ')': '&#41;',
-  '*': '&#42;',
-  _: '&#95;',
-  '~': '&#126;',
-  '#': '&#35;',
-  '!': '&#33;',
   '@': '&#64;',
-  '\\': '&#92;',
-  ':': '&#58;',
-  '=': '&#61;',
-  '-': '&#45;',
-  '+': '&#43;',
-  $: '&#36;',
-  '{': '&#123;',
-  '}': '&#125;',
 };
 
 /**
- * For GitHub markdown (tables, lists, headings): every character with a markdown, HTML, mention or
- * autolink meaning becomes an entity, line breaks become spaces, and the text is bounded. The
- * result cannot break a table cell, open a tag or a comment (so cannot forge our marker), make a
- * link or an autolink, or @-mention anyone.
+ * For GitHub markdown (tables, lists, headings): HTML characters and `@` become entities,
+ * markdown punctuation is backslash-escaped, line breaks become spaces, autolinks are broken, and
+ * the text is bounded. The result cannot break a table cell, open a tag or a comment (so cannot
+ * forge our marker), make a link, or @-mention anyone.
  */
 export function markdownSafe(text: string, max = 100): string {
   return (
@@ -57,8 +38,10 @@ export function markdownSafe(text: string, max = 100): string {
       .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
       // Invisible and bidirectional controls could hide or reorder what reviewers read.
       .replace(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '')
-      .replace(/[&<>"'|`[\]()*_~#!@\\:=\-+${}]/g, (c) => MARKDOWN_ENTITIES[c] ?? c)
-      // A bare "www." autolinks even without a scheme.
-      .replace(/\./g, '&#46;')
+      .replace(/[\\`*_~[\]|#!]/g, (c) => `\\${c}`)
+      .replace(/[&<>"@]/g, (c) => ENTITIES[c] ?? c)
+      // GitHub autolinks bare URLs and www. names even without link syntax.
+      .replace(/:\/\//g, '&#58;//')
+      .replace(/www\./gi, (w) => `${w.slice(0, 3)}&#46;`)
   );
 }

@@ -40,7 +40,11 @@ export class GitHubClient {
     private readonly baseUrl = 'https://api.github.com',
   ) {}
 
-  private async call<T>(method: string, path: string, body?: unknown): Promise<{ data: T; link: string | null }> {
+  private async call<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ data: T; link: string | null }> {
     const url = path.startsWith('http') ? path : `${this.baseUrl.replace(/\/$/, '')}${path}`;
     const response = await fetch(url, {
       method,
@@ -62,7 +66,10 @@ export class GitHubClient {
       } catch {
         // Not JSON: keep the text.
       }
-      throw new GitHubError(`${method} ${path} failed with HTTP ${response.status}: ${message.slice(0, 300)}`, response.status);
+      throw new GitHubError(
+        `${method} ${path} failed with HTTP ${response.status}: ${message.slice(0, 300)}`,
+        response.status,
+      );
     }
     return { data: (text ? JSON.parse(text) : undefined) as T, link: response.headers.get('link') };
   }
@@ -70,9 +77,12 @@ export class GitHubClient {
   /** Every comment on an issue or PR, following the Link header. */
   async listComments(repo: RepoRef, issue: number): Promise<IssueComment[]> {
     const all: IssueComment[] = [];
-    let next: string | undefined = `/repos/${repo.owner}/${repo.repo}/issues/${issue}/comments?per_page=100`;
+    let next: string | undefined =
+      `/repos/${repo.owner}/${repo.repo}/issues/${issue}/comments?per_page=100`;
     for (let page = 0; next && page < 100; page++) {
-      const { data, link }: { data: IssueComment[]; link: string | null } = await this.call<IssueComment[]>('GET', next);
+      const { data, link }: { data: IssueComment[]; link: string | null } = await this.call<
+        IssueComment[]
+      >('GET', next);
       all.push(...data);
       next = /<([^>]+)>;\s*rel="next"/.exec(link ?? '')?.[1];
     }
@@ -80,11 +90,23 @@ export class GitHubClient {
   }
 
   async createComment(repo: RepoRef, issue: number, body: string): Promise<IssueComment> {
-    return (await this.call<IssueComment>('POST', `/repos/${repo.owner}/${repo.repo}/issues/${issue}/comments`, { body })).data;
+    return (
+      await this.call<IssueComment>(
+        'POST',
+        `/repos/${repo.owner}/${repo.repo}/issues/${issue}/comments`,
+        { body },
+      )
+    ).data;
   }
 
   async updateComment(repo: RepoRef, id: number, body: string): Promise<IssueComment> {
-    return (await this.call<IssueComment>('PATCH', `/repos/${repo.owner}/${repo.repo}/issues/comments/${id}`, { body })).data;
+    return (
+      await this.call<IssueComment>(
+        'PATCH',
+        `/repos/${repo.owner}/${repo.repo}/issues/comments/${id}`,
+        { body },
+      )
+    ).data;
   }
 
   /** A file's text at a commit; null when the file does not exist there. */
@@ -105,7 +127,10 @@ export class GitHubClient {
   }
 
   async getPull(repo: RepoRef, number: number): Promise<PullRequestInfo> {
-    const { data } = await this.call<PullPayload>('GET', `/repos/${repo.owner}/${repo.repo}/pulls/${number}`);
+    const { data } = await this.call<PullPayload>(
+      'GET',
+      `/repos/${repo.owner}/${repo.repo}/pulls/${number}`,
+    );
     return pullInfo(data);
   }
 }
@@ -123,7 +148,11 @@ export function pullInfo(pull: PullPayload): PullRequestInfo {
     number: pull.number,
     baseSha: pull.base.sha,
     labels: (pull.labels ?? []).map((l) => l.name ?? '').filter(Boolean),
-    fromFork: Boolean(pull.head?.repo?.full_name && pull.base.repo?.full_name && pull.head.repo.full_name !== pull.base.repo.full_name),
+    fromFork: Boolean(
+      pull.head?.repo?.full_name &&
+      pull.base.repo?.full_name &&
+      pull.head.repo.full_name !== pull.base.repo.full_name,
+    ),
   };
   if (pull.head?.sha) info.headSha = pull.head.sha;
   return info;

@@ -21,13 +21,22 @@ export interface ActionInputs {
 }
 
 function invalid(input: string, value: string, expected: string): AuditError {
-  return new AuditError(`Input "${input}" has the value "${value}", but it must be ${expected}.`, 'Fix the step\'s with: block.');
+  return new AuditError(
+    `Input "${input}" has the value "${value}", but it must be ${expected}.`,
+    "Fix the step's with: block.",
+  );
 }
 
-function oneOf<T extends string>(input: string, allowed: readonly T[], fallback: T, env: NodeJS.ProcessEnv): T {
+function oneOf<T extends string>(
+  input: string,
+  allowed: readonly T[],
+  fallback: T,
+  env: NodeJS.ProcessEnv,
+): T {
   const value = getOptionalInput(input, env);
   if (value === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(value)) throw invalid(input, value, `one of ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw invalid(input, value, `one of ${allowed.join(', ')}`);
   return value as T;
 }
 
@@ -54,7 +63,13 @@ export function splitCommand(line: string): string[] {
     const c = line[i] as string;
     if (quote) {
       if (c === quote) quote = undefined;
-      else if (c === '\\' && quote === '"' && i + 1 < line.length && '"\\$`'.includes(line[i + 1] as string)) word += line[++i];
+      else if (
+        c === '\\' &&
+        quote === '"' &&
+        i + 1 < line.length &&
+        '"\\$`'.includes(line[i + 1] as string)
+      )
+        word += line[++i];
       else word += c;
     } else if (c === '"' || c === "'") {
       quote = c;
@@ -71,7 +86,11 @@ export function splitCommand(line: string): string[] {
       inWord = true;
     }
   }
-  if (quote) throw new AuditError(`The command has an unclosed ${quote} quote: ${line}`, 'Close the quote in the "command" input.');
+  if (quote)
+    throw new AuditError(
+      `The command has an unclosed ${quote} quote: ${line}`,
+      'Close the quote in the "command" input.',
+    );
   if (inWord) words.push(word);
   return words;
 }
@@ -81,10 +100,14 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
   const command = getOptionalInput('command', env);
   const url = getOptionalInput('url', env);
   if (command !== undefined && url !== undefined)
-    throw new AuditError('Inputs "command" and "url" are both set.', 'Give the stdio command or the HTTP url, not both.');
+    throw new AuditError(
+      'Inputs "command" and "url" are both set.',
+      'Give the stdio command or the HTTP url, not both.',
+    );
   if (command !== undefined) {
     overrides.command = splitCommand(command);
-    if (!overrides.command.length) throw invalid('command', command, 'a command line such as "node server.js"');
+    if (!overrides.command.length)
+      throw invalid('command', command, 'a command line such as "node server.js"');
   }
   if (url !== undefined) {
     if (!/^https?:\/\//.test(url)) throw invalid('url', url, 'an http:// or https:// URL');
@@ -102,13 +125,21 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
   if (policies !== undefined) {
     const list = policies.split(/[\s,]+/).filter(Boolean);
     const bad = list.find((p) => !(POLICIES as readonly string[]).includes(p));
-    if (bad !== undefined) throw invalid('policies', policies, `a comma-separated list of ${POLICIES.join(', ')}`);
+    if (bad !== undefined)
+      throw invalid('policies', policies, `a comma-separated list of ${POLICIES.join(', ')}`);
     overrides.policies = list as Policy[];
   }
   const failOn = getOptionalInput('fail-on', env);
-  if (failOn !== undefined) overrides.failOn = oneOf<FailOn>('fail-on', ['error', 'warning', 'notice', 'never'], 'error', env);
+  if (failOn !== undefined)
+    overrides.failOn = oneOf<FailOn>(
+      'fail-on',
+      ['error', 'warning', 'notice', 'never'],
+      'error',
+      env,
+    );
   const era = getOptionalInput('protocol-era', env);
-  if (era !== undefined) overrides.era = oneOf<EraSetting>('protocol-era', ['legacy', 'modern', 'both'], 'legacy', env);
+  if (era !== undefined)
+    overrides.era = oneOf<EraSetting>('protocol-era', ['legacy', 'modern', 'both'], 'legacy', env);
   const approveLabel = getOptionalInput('approve-label', env);
   if (approveLabel !== undefined) overrides.approveLabel = approveLabel;
   const servers = getOptionalInput('servers', env);
@@ -128,7 +159,8 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
   const pr = getOptionalInput('pr-number', env);
   if (pr !== undefined) {
     const n = Number(pr);
-    if (!Number.isInteger(n) || n <= 0) throw invalid('pr-number', pr, 'a pull request number such as 42');
+    if (!Number.isInteger(n) || n <= 0)
+      throw invalid('pr-number', pr, 'a pull request number such as 42');
     inputs.prNumber = n;
   }
   const cwd = getOptionalInput('working-directory', env);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { statSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { AuditError } from './errors.js';
 
@@ -33,12 +34,14 @@ const BASE_ENV = [
 export function serverEnvironment(
   named: Record<string, string | null>,
   from: NodeJS.ProcessEnv = process.env,
+  withBase = true,
 ): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const key of BASE_ENV) {
-    const value = from[key];
-    if (value !== undefined) env[key] = value;
-  }
+  if (withBase)
+    for (const key of BASE_ENV) {
+      const value = from[key];
+      if (value !== undefined) env[key] = value;
+    }
   for (const [key, value] of Object.entries(named)) {
     if (value !== null) env[key] = value;
     else if (from[key] !== undefined) env[key] = from[key];
@@ -165,6 +168,22 @@ export class ServerProcess {
     }
   }
 
+  /** Resolves once no process is left in the server's group, or after `ms`. */
+  private async groupGone(ms: number): Promise<void> {
+    const pid = this.child.pid;
+    if (pid === undefined || process.platform === 'win32') return;
+    const deadline = Date.now() + ms;
+    for (;;) {
+      try {
+        process.kill(-pid, 0);
+      } catch {
+        return;
+      }
+      if (Date.now() > deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
   /**
    * Ends the server: close stdin (the stdio binding's polite request), then SIGTERM, then SIGKILL,
    * each bounded; finally the rest of its process group. Resolves once the process is gone.
@@ -179,8 +198,10 @@ export class ServerProcess {
           await settlesWithin(this.exited, graceMs);
         }
       }
-      // Grandchildren may outlive the leader; they share its group.
+      // Grandchildren may outlive the leader; they share its group. Wait (bounded) until the
+      // kernel has taken them too, so that nothing we started outlives us.
       this.killGroup('SIGKILL');
+      await this.groupGone(1_000);
     }
     this.child.stdout.destroy();
     this.child.stderr.destroy();
@@ -190,6 +211,12 @@ export class ServerProcess {
 
 function spawnFailure(spec: SpawnSpec, error: Error): AuditError {
   const code = (error as NodeJS.ErrnoException).code;
+  // spawn reports a missing working directory as a missing command.
+  if (code === 'ENOENT' && spec.cwd !== undefined && !isDirectory(spec.cwd))
+    return new AuditError(
+      `Could not start the server: its working directory ${spec.cwd} does not exist.`,
+      'Check the path given with --cwd (or cwd in the config file); a relative path is taken from where the audit runs.',
+    );
   if (code === 'ENOENT')
     return new AuditError(
       `Could not start the server: the command "${spec.command}" was not found${spec.cwd ? ` (working directory ${spec.cwd})` : ''}.`,
@@ -201,6 +228,14 @@ function spawnFailure(spec: SpawnSpec, error: Error): AuditError {
       'Make it executable (chmod +x) or run it through its interpreter, e.g. node server.js.',
     );
   return new AuditError(`Could not start the server "${spec.command}": ${error.message}.`);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {

@@ -209,11 +209,16 @@ function serverText(s: ServerReport): string {
   return lines.join('\n');
 }
 
+/** "1 warning", "2 warnings". */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 export function verdictLine(report: Report): string {
   const c = reportCounts(report);
   if (report.mode === 'update')
     return `${report.classListWritten ? 'UPDATED' : 'UNCHANGED'}: ${report.classList} (${c.tools} tools). Review the diff and commit it.`;
-  const tally = `${c.error} error${c.error === 1 ? '' : 's'}, ${c.warning} warning${c.warning === 1 ? '' : 's'}, ${c.notice} notice${c.notice === 1 ? '' : 's'}${c.waived ? `, ${c.waived} waived` : ''}`;
+  const tally = `${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}, ${plural(c.notice, 'notice')}${c.waived ? `, ${c.waived} waived` : ''}`;
   if (report.mode === 'list')
     return `LISTED: ${c.tools} tools (${c.read} read, ${c.edit} edit, ${c.delete} delete); ${tally}.`;
   return `${report.result === 'passed' ? 'PASSED' : 'FAILED'}: ${tally} (fail-on: ${report.failOn}).`;

@@ -8,14 +8,24 @@ const LEVEL = { error: 'error', warning: 'warning', notice: 'note' } as const;
  * The findings as SARIF 2.1.0, located on the class-list lines of the tools concerned, for code
  * scanning uploads.
  */
-export function renderSarif(report: Report, classListText: string | undefined, classListPath: string, version: string): string {
+export function renderSarif(
+  report: Report,
+  classListText: string | undefined,
+  classListPath: string,
+  version: string,
+): string {
   const results = report.servers.flatMap((server) =>
     server.findings.map((f) => {
-      const line = f.tool !== undefined && classListText ? lineOfTool(classListText, fullToolName(server.server, f.tool)) : undefined;
+      const line =
+        f.tool !== undefined && classListText
+          ? lineOfTool(classListText, fullToolName(server.server, f.tool))
+          : undefined;
       return {
         ruleId: f.rule,
         level: LEVEL[f.severity],
-        message: { text: `${f.tool !== undefined ? `${f.tool}: ` : ''}${f.message}${f.fix ? ` ${f.fix}` : ''}` },
+        message: {
+          text: `${f.tool !== undefined ? `${f.tool}: ` : ''}${f.message}${f.fix ? ` ${f.fix}` : ''}`,
+        },
         locations: [
           {
             physicalLocation: {
@@ -24,7 +34,9 @@ export function renderSarif(report: Report, classListText: string | undefined, c
             },
           },
         ],
-        ...(f.waived ? { suppressions: [{ kind: 'external', justification: f.waived.reason }] } : {}),
+        ...(f.waived
+          ? { suppressions: [{ kind: 'external', justification: f.waived.reason }] }
+          : {}),
       };
     }),
   );

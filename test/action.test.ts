@@ -2,8 +2,21 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pullRequestEvent, runAction, TOKEN } from './support/action.js';
-import { EXAMPLE, notesSpec, runCli, SERVERS, specServer, tempDir, type SpecTool } from './support/cli.js';
-import { COMMENT_BODY_LIMIT, DEFAULT_BASE_SHA, startGitHubApi, type FakeGitHub } from './support/github-api.js';
+import {
+  EXAMPLE,
+  notesSpec,
+  runCli,
+  SERVERS,
+  specServer,
+  tempDir,
+  type SpecTool,
+} from './support/cli.js';
+import {
+  COMMENT_BODY_LIMIT,
+  DEFAULT_BASE_SHA,
+  startGitHubApi,
+  type FakeGitHub,
+} from './support/github-api.js';
 
 const MARKER = '<!-- mcp-annotation-auditor:notes -->';
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
@@ -13,25 +26,40 @@ function quote(words: string[]): string {
 }
 
 /** A workspace whose class list at HEAD and at the base commit both record `baseSpec`. */
-async function workspace(api: FakeGitHub, baseSpec: Spec): Promise<{ dir: string; base: string[] }> {
+async function workspace(
+  api: FakeGitHub,
+  baseSpec: Spec,
+): Promise<{ dir: string; base: string[] }> {
   const dir = await tempDir();
   const base = await specServer(dir, 'base-spec.json', baseSpec);
-  const update = await runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...base]);
+  const update = await runCli([
+    'update',
+    '--class-list',
+    join(dir, 'mcp-tool-classes.json'),
+    '--',
+    ...base,
+  ]);
   expect(update.code, update.stderr).toBe(0);
-  api.setFile(DEFAULT_BASE_SHA, 'mcp-tool-classes.json', await readFile(join(dir, 'mcp-tool-classes.json'), 'utf8'));
+  api.setFile(
+    DEFAULT_BASE_SHA,
+    'mcp-tool-classes.json',
+    await readFile(join(dir, 'mcp-tool-classes.json'), 'utf8'),
+  );
   return { dir, base };
 }
 
 function relaxAddNote(spec: Spec): Spec {
   return {
     ...spec,
-    tools: spec.tools.map((t) => (t.name === 'add_note' ? { ...t, annotations: { ...t.annotations, readOnlyHint: true } } : t)),
+    tools: spec.tools.map((t) =>
+      t.name === 'add_note' ? { ...t, annotations: { ...t.annotations, readOnlyHint: true } } : t,
+    ),
   };
 }
 
 /** Cells of a markdown table row, splitting only on unescaped pipes. */
 function cells(row: string): number {
-  return row.split('|').length - 2;
+  return row.split(/(?<!\\)\|/).length - 2;
 }
 
 describe('the action, run as GitHub runs it', () => {
@@ -53,17 +81,32 @@ describe('the action, run as GitHub runs it', () => {
     // The PR relaxes add_note and records it in the class list at HEAD.
     await runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...relaxed]);
 
-    const first = await runAction({ workspace: dir, apiUrl: api.url, inputs: { command: quote(relaxed), policies: 'claude' } });
+    const first = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(relaxed), policies: 'claude' },
+    });
     expect(first.code, first.stdout + first.stderr).toBe(0);
     expect(api.commentsOn(1)).toHaveLength(1);
     const comment = api.commentsOn(1)[0];
     expect(first.outputs['comment-id']).toBe(String(comment?.id));
     expect(comment?.body.startsWith(MARKER)).toBe(true);
-    expect(comment?.body).toContain('| add&#95;note | changed | edit → **read** | closed | readOnlyHint: `false` → `true` |');
+    expect(comment?.body).toContain(
+      '| add\\_note | changed | edit → **read** | closed | readOnlyHint: `false` → `true` |',
+    );
     expect(comment?.body).toContain('`class-relaxed`');
-    expect(first.outputs).toMatchObject({ result: 'passed', 'changed-count': '1', 'error-count': '0', 'warning-count': '1' });
+    expect(first.outputs).toMatchObject({
+      result: 'passed',
+      'changed-count': '1',
+      'error-count': '0',
+      'warning-count': '1',
+    });
 
-    const second = await runAction({ workspace: dir, apiUrl: api.url, inputs: { command: quote(relaxed), policies: 'claude' } });
+    const second = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(relaxed), policies: 'claude' },
+    });
     expect(second.code).toBe(0);
     expect(api.commentsOn(1)).toHaveLength(1);
     expect(second.outputs['comment-id']).toBe(String(comment?.id));
@@ -71,7 +114,11 @@ describe('the action, run as GitHub runs it', () => {
 
     // The PR is reverted: server and class list match the base again.
     await runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...base]);
-    const clean = await runAction({ workspace: dir, apiUrl: api.url, inputs: { command: quote(base), policies: 'claude' } });
+    const clean = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(base), policies: 'claude' },
+    });
     expect(clean.code).toBe(0);
     expect(api.commentsOn(1)).toHaveLength(1);
     const green = api.commentsOn(1)[0]?.body ?? '';
@@ -81,7 +128,11 @@ describe('the action, run as GitHub runs it', () => {
 
   it('creates no comment when the PR changes nothing and passes; the summary is still written', async () => {
     const { dir, base } = await workspace(api, spec);
-    const run = await runAction({ workspace: dir, apiUrl: api.url, inputs: { command: quote(base), policies: 'claude' } });
+    const run = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(base), policies: 'claude' },
+    });
     expect(run.code).toBe(0);
     expect(api.commentsOn(1)).toHaveLength(0);
     expect(run.outputs['comment-id']).toBe('');
@@ -93,17 +144,33 @@ describe('the action, run as GitHub runs it', () => {
     const { dir } = await workspace(api, spec);
     const dropped = await specServer(dir, 'dropped.json', {
       ...spec,
-      tools: spec.tools.map((t) => (t.name === 'delete_note' ? { ...t, annotations: { ...t.annotations, destructiveHint: undefined } } : t)),
+      tools: spec.tools.map((t) =>
+        t.name === 'delete_note'
+          ? { ...t, annotations: { ...t.annotations, destructiveHint: undefined } }
+          : t,
+      ),
     });
-    const run = await runAction({ workspace: dir, apiUrl: api.url, inputs: { command: quote(dropped), policies: 'claude' } });
+    const run = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(dropped), policies: 'claude' },
+    });
     expect(run.code).toBe(1);
     expect(run.outputs.result).toBe('failed');
     const text = await readFile(join(dir, 'mcp-tool-classes.json'), 'utf8');
     const line = text.split('\n').findIndex((l) => l.includes('"mcp__notes__delete_note"')) + 1;
-    expect(run.stdout).toContain(`::error file=mcp-tool-classes.json,line=${line},title=mcp-annotation-auditor%3A hint-dropped::delete_note: destructiveHint`);
+    expect(run.stdout).toContain(
+      `::error file=mcp-tool-classes.json,line=${line},title=mcp-annotation-auditor%3A hint-dropped::delete_note: destructiveHint`,
+    );
     // Most severe first.
     const levels = [...run.stdout.matchAll(/^::(error|warning|notice) file=/gm)].map((m) => m[1]);
-    expect(levels).toEqual([...levels].sort((a, b) => ['error', 'warning', 'notice'].indexOf(a ?? '') - ['error', 'warning', 'notice'].indexOf(b ?? '')));
+    expect(levels).toEqual(
+      [...levels].sort(
+        (a, b) =>
+          ['error', 'warning', 'notice'].indexOf(a ?? '') -
+          ['error', 'warning', 'notice'].indexOf(b ?? ''),
+      ),
+    );
     expect(api.commentsOn(1)[0]?.body).toContain('❌ MCP tool annotations for `notes`: failed');
   });
 
@@ -111,14 +178,22 @@ describe('the action, run as GitHub runs it', () => {
     const { dir } = await workspace(api, spec);
     const dropped = await specServer(dir, 'dropped.json', {
       ...spec,
-      tools: spec.tools.map((t) => (t.name === 'delete_note' ? { ...t, annotations: { ...t.annotations, destructiveHint: undefined } } : t)),
+      tools: spec.tools.map((t) =>
+        t.name === 'delete_note'
+          ? { ...t, annotations: { ...t.annotations, destructiveHint: undefined } }
+          : t,
+      ),
     });
     await runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...dropped]);
     const run = await runAction({
       workspace: dir,
       apiUrl: api.url,
       event: pullRequestEvent(1, ['annotations-approved']),
-      inputs: { command: quote(dropped), policies: 'claude', 'approve-label': 'annotations-approved' },
+      inputs: {
+        command: quote(dropped),
+        policies: 'claude',
+        'approve-label': 'annotations-approved',
+      },
     });
     expect(run.code, run.stdout).toBe(0);
     expect(api.commentsOn(1)[0]?.body).toMatch(/notice \(approved\) \| `hint-dropped`/);
@@ -128,14 +203,22 @@ describe('the action, run as GitHub runs it', () => {
     api.forbidCommentWrites = true;
     const { dir } = await workspace(api, spec);
     const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
-    const passing = await runAction({ workspace: dir, apiUrl: api.url, inputs: { command: quote(relaxed), policies: 'claude', 'fail-on': 'error' } });
+    const passing = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(relaxed), policies: 'claude', 'fail-on': 'error' },
+    });
     // Unrecorded change: the PR did not update the class list, so it fails on findings, not on the comment.
     expect(passing.code).toBe(1);
     expect(passing.stdout).toMatch(/::notice::Could not comment on PR #1 \(HTTP 403\)/);
     expect(passing.summary).toContain('Could not comment on PR #1');
     expect(passing.summary).toContain('unrecorded-change');
     await runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...relaxed]);
-    const ok = await runAction({ workspace: dir, apiUrl: api.url, inputs: { command: quote(relaxed), policies: 'claude' } });
+    const ok = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(relaxed), policies: 'claude' },
+    });
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/::notice::Could not comment/);
     expect(api.commentsOn(1)).toHaveLength(0);
@@ -152,12 +235,16 @@ describe('the action, run as GitHub runs it', () => {
     ];
     const { dir } = await workspace(api, { name: 'notes', tools: [] });
     const server = await specServer(dir, 'hostile.json', { name: 'notes', tools: hostile });
-    const run = await runAction({ workspace: dir, apiUrl: api.url, inputs: { command: quote(server), policies: 'claude' } });
+    const run = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(server), policies: 'claude' },
+    });
     expect(run.code).toBe(1); // tool-name: a pipe and backticks are not allowed in names
     const body = api.commentsOn(1)[0]?.body ?? '';
     expect(body).not.toMatch(/<img/i);
     expect(body).not.toMatch(/@some-org/);
-    expect(body).not.toMatch(/\]\(javascript:/);
+    expect(body).not.toMatch(/(?<!\\)\]\(javascript:/);
     expect(body).not.toContain('`c`');
     expect(body.split(MARKER)).toHaveLength(2);
     expect(body.indexOf(MARKER)).toBe(0);
@@ -168,7 +255,8 @@ describe('the action, run as GitHub runs it', () => {
       const width = cells(rows[0] ?? '');
       for (const row of rows) expect(cells(row), row).toBe(width);
     }
-    expect(body).toContain('&lt;img src&#61;x onerror&#61;alert&#40;1&#41;&gt;');
+    expect(body).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(body).toContain('&#64;some-org/team');
   });
 
   it('keeps a 400-tool change list under the comment size limit', async () => {
@@ -176,23 +264,44 @@ describe('the action, run as GitHub runs it', () => {
     const run = await runAction({
       workspace: dir,
       apiUrl: api.url,
-      inputs: { command: quote(['node', join(SERVERS, 'many-tools.mjs'), '400', '100']), 'server-name': 'notes' },
+      inputs: {
+        command: quote(['node', join(SERVERS, 'many-tools.mjs'), '400', '100']),
+        'server-name': 'notes',
+      },
     });
     expect(run.code).toBe(1);
     const body = api.commentsOn(1)[0]?.body ?? '';
     expect(body.length).toBeGreaterThan(10_000);
     expect(body.length).toBeLessThan(COMMENT_BODY_LIMIT);
-    expect(body).toMatch(/more (changes|findings|tools): see \[the job summary\]\(https:\/\/github\.com\/octo-org\/octo-repo\/actions\/runs\/1658821493\)/);
+    expect(body).toMatch(
+      /more (changes|findings|tools): see \[the job summary\]\(https:\/\/github\.com\/octo-org\/octo-repo\/actions\/runs\/1658821493\)/,
+    );
     expect(run.summary.length).toBeGreaterThan(body.length);
   });
 
   it('writes every output and the JSON report', async () => {
     const { dir, base } = await workspace(api, spec);
-    const run = await runAction({ workspace: dir, apiUrl: api.url, inputs: { command: quote(base) } });
+    const run = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(base) },
+    });
     expect(Object.keys(run.outputs).sort()).toEqual(
-      ['changed-count', 'comment-id', 'error-count', 'notice-count', 'report', 'result', 'tool-count', 'warning-count'].sort(),
+      [
+        'changed-count',
+        'comment-id',
+        'error-count',
+        'notice-count',
+        'report',
+        'result',
+        'tool-count',
+        'warning-count',
+      ].sort(),
     );
-    const report = JSON.parse(await readFile(run.outputs.report ?? '', 'utf8')) as { tools: unknown[]; result: string };
+    const report = JSON.parse(await readFile(run.outputs.report ?? '', 'utf8')) as {
+      tools: unknown[];
+      result: string;
+    };
     expect(report.tools).toHaveLength(3);
     expect(report.result).toBe(run.outputs.result);
   });
@@ -210,7 +319,11 @@ describe('the action, run as GitHub runs it', () => {
     const seen = await readFile(dump, 'utf8');
     expect(seen).not.toContain(TOKEN);
     expect(seen).not.toContain('runtime-secret');
-    expect(Object.keys(JSON.parse(seen) as object).filter((k) => k.startsWith('INPUT_') || k.startsWith('GITHUB_'))).toEqual([]);
+    expect(
+      Object.keys(JSON.parse(seen) as object).filter(
+        (k) => k.startsWith('INPUT_') || k.startsWith('GITHUB_'),
+      ),
+    ).toEqual([]);
   });
 
   it('reads the base through the API with a shallow checkout, and comments by pr-number from workflow_run', async () => {
@@ -226,16 +339,25 @@ describe('the action, run as GitHub runs it', () => {
     });
     expect(run.code, run.stdout).toBe(0);
     expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual(
-      expect.arrayContaining(['GET /repos/octo-org/octo-repo/pulls/1', 'GET /repos/octo-org/octo-repo/contents/mcp-tool-classes.json']),
+      expect.arrayContaining([
+        'GET /repos/octo-org/octo-repo/pulls/1',
+        'GET /repos/octo-org/octo-repo/contents/mcp-tool-classes.json',
+      ]),
     );
     expect(api.commentsOn(1)[0]?.body).toContain('edit → **read**');
   });
 
   it('a bad input fails the step with a message naming it', async () => {
     const dir = await tempDir();
-    const run = await runAction({ workspace: dir, apiUrl: api.url, inputs: { command: `node ${EXAMPLE}`, 'fail-on': 'sometimes' } });
+    const run = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: `node ${EXAMPLE}`, 'fail-on': 'sometimes' },
+    });
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain('::error::Input "fail-on" has the value "sometimes", but it must be one of error, warning, notice, never.');
+    expect(run.stdout).toContain(
+      '::error::Input "fail-on" has the value "sometimes", but it must be one of error, warning, notice, never.',
+    );
     expect(run.outputs.result).toBe('error');
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
@@ -243,9 +365,15 @@ describe('the action, run as GitHub runs it', () => {
   it('update mode writes the class list in the workspace', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'placeholder'), '');
-    const run = await runAction({ workspace: dir, apiUrl: api.url, inputs: { command: `node ${EXAMPLE}`, mode: 'update' } });
+    const run = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: `node ${EXAMPLE}`, mode: 'update' },
+    });
     expect(run.code).toBe(0);
     expect(run.outputs.result).toBe('updated');
-    expect(await readFile(join(dir, 'mcp-tool-classes.json'), 'utf8')).toContain('"mcp__notes__delete_note"');
+    expect(await readFile(join(dir, 'mcp-tool-classes.json'), 'utf8')).toContain(
+      '"mcp__notes__delete_note"',
+    );
   });
 });

@@ -41,7 +41,7 @@ describe('the example server over stdio', () => {
   it('--format markdown renders a table', async () => {
     const run = await runCli(['list', '--format', 'markdown', '--', 'node', EXAMPLE]);
     expect(run.stdout).toContain(
-      '| list&#95;notes | List notes | read | closed | `true` | `false` | `true` | `false` |',
+      '| list\\_notes | List notes | read | closed | `true` | `false` | `true` | `false` |',
     );
   });
 

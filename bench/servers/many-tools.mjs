@@ -20,11 +20,20 @@ const inputSchema = {
   required: ['id'],
 };
 const SHAPES = [
-  ['get', { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }],
+  [
+    'get',
+    { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  ],
   ['peek', { readOnlyHint: true }],
-  ['update', { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }],
+  [
+    'update',
+    { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  ],
   ['append', { readOnlyHint: false, destructiveHint: false }],
-  ['delete', { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false }],
+  [
+    'delete',
+    { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  ],
   ['purge', { destructiveHint: true, openWorldHint: true }],
   ['run', undefined],
   ['process', {}],
@@ -88,7 +97,11 @@ lines.on('line', (line) => {
     const end = Math.min(start + pageSize, count);
     const tools = [];
     for (let i = start; i < end; i += 1) tools.push(tool(i));
-    send({ jsonrpc: '2.0', id, result: end < count ? { tools, nextCursor: encodeCursor(end) } : { tools } });
+    send({
+      jsonrpc: '2.0',
+      id,
+      result: end < count ? { tools, nextCursor: encodeCursor(end) } : { tools },
+    });
   } else {
     send({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } });
   }

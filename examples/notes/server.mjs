@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // The notes server from the annotations guide: three tools, one per class, every hint and a
 // title declared even where it equals the default. The README quick start audits this server.
+// With --read-only it serves only list_notes: the same server in another toolset mode.
 import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
+
+const readOnly = process.argv.includes('--read-only');
 
 /** @type {{ id: number, title: string, body: string }[]} */
 const notes = [];
@@ -34,6 +37,8 @@ function createServer() {
       ],
     }),
   );
+
+  if (readOnly) return server;
 
   server.registerTool(
     'add_note',

@@ -10,7 +10,13 @@ export const TOKEN = 'ghs_test0123456789abcdefTOKEN';
 
 /** A pull_request event payload of the real shape (the parts the action reads and more). */
 export function pullRequestEvent(number = 1, labels: string[] = []): Record<string, unknown> {
-  const repo = { id: 1296269, name: 'octo-repo', full_name: DEFAULT_REPOSITORY, private: false, owner: { login: 'octo-org', type: 'Organization' } };
+  const repo = {
+    id: 1296269,
+    name: 'octo-repo',
+    full_name: DEFAULT_REPOSITORY,
+    private: false,
+    owner: { login: 'octo-org', type: 'Organization' },
+  };
   return {
     action: 'synchronize',
     number,
@@ -89,15 +95,19 @@ export async function runAction(options: {
   for (const [name, value] of Object.entries({ ...defaults, ...options.inputs }))
     env[`INPUT_${name.toUpperCase()}`] = value;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'dist/index.js')], { cwd: options.workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'dist/index.js')], {
+      cwd: options.workspace,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => {
-      void Promise.all([readFile(outputPath, 'utf8'), readFile(summaryPath, 'utf8')]).then(([out, summary]) =>
-        resolve({ code, stdout, stderr, outputs: parseOutputs(out), summary }),
+      void Promise.all([readFile(outputPath, 'utf8'), readFile(summaryPath, 'utf8')]).then(
+        ([out, summary]) => resolve({ code, stdout, stderr, outputs: parseOutputs(out), summary }),
       );
     });
   });
