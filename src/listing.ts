@@ -152,12 +152,14 @@ async function waitForUrl(url: string, server: ServerProcess, timeoutMs: number)
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (server.failure) throw server.failure;
-    if (server.hasExited)
+    if (server.hasExited) {
+      await server.stderrRead(500);
       throw new AuditError(
         `The start command ${server.describeExit()} before ${url} answered.`,
         'Run the start command by hand to see why it stops.',
         stderrDetails(server),
       );
+    }
     const remaining = deadline - Date.now();
     if (remaining <= 0)
       throw new AuditError(
@@ -296,6 +298,7 @@ async function explain(
   if (target.kind === 'stdio' && server && !server.hasExited && !timedOut && !answered)
     await server.waitForExit(1_000);
   if (server?.failure) return server.failure;
+  if (server?.hasExited) await server.stderrRead(500);
   const details = stderrDetails(server, noise);
   const handshake = era === 'modern' ? `server/discover, ${MODERN_REVISION}` : 'initialize';
   const during =

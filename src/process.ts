@@ -101,6 +101,7 @@ export class ServerProcess {
   readonly child: ChildProcessByStdio<Writable, Readable, Readable>;
   readonly stderr = new TailBuffer();
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private readonly stderrEnded: Promise<unknown>;
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private spawnError: Error | undefined;
 
@@ -116,6 +117,10 @@ export class ServerProcess {
     live.add(this);
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (chunk: string) => this.stderr.push(chunk));
+    this.stderrEnded = new Promise((resolve) => {
+      this.child.stderr.once('close', resolve);
+      this.child.stderr.once('error', resolve);
+    });
     // A server that closes stdin early must not crash us with EPIPE.
     this.child.stdin.on('error', () => undefined);
     this.exited = new Promise((resolve) => {
@@ -150,6 +155,14 @@ export class ServerProcess {
   /** The spawn failure as an AuditError, if spawning failed. */
   get failure(): AuditError | undefined {
     return this.spawnError ? spawnFailure(this.spec, this.spawnError) : undefined;
+  }
+
+  /**
+   * Resolves once what the process wrote to stderr has all been read (its exit can be reported
+   * before the pipe is drained), or after `ms`: a grandchild may hold the pipe open.
+   */
+  async stderrRead(ms: number): Promise<void> {
+    await settlesWithin(this.stderrEnded, ms);
   }
 
   /** Resolves true once the process has exited, false after `ms`. */

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { bound, markdownSafe, terminalSafe } from '../src/escape.js';
+
+describe('markdownSafe', () => {
+  it('keeps table cells intact and code spans closed', () => {
+    expect(markdownSafe('a | b `c`')).toBe('a \\| b \\`c\\`');
+  });
+  it('makes HTML inert, including a forged marker', () => {
+    expect(markdownSafe('<img src=x onerror=alert(1)>')).toBe('&lt;img src=x onerror=alert(1)&gt;');
+    expect(markdownSafe('<!-- mcp-annotation-auditor:notes -->')).not.toContain('<!--');
+  });
+  it('neither mentions nor links', () => {
+    expect(markdownSafe('@some-org/team')).toBe('&#64;some-org/team');
+    expect(markdownSafe('[x](javascript:alert(1))')).toBe('\\[x\\](javascript:alert(1))');
+    expect(markdownSafe('see https://evil.example and www.evil.example')).toBe(
+      'see https&#58;//evil.example and www&#46;evil.example',
+    );
+  });
+  it('puts everything on one line and drops invisible controls', () => {
+    expect(markdownSafe('a\nb\r\nc\u202ed')).toBe('a b cd');
+  });
+  it('bounds long text', () => {
+    const out = markdownSafe('A'.repeat(20_000), 100);
+    expect(out).toHaveLength(100);
+    expect(out.endsWith('…')).toBe(true);
+  });
+});
+
+describe('terminalSafe', () => {
+  it('shows escape sequences instead of running them', () => {
+    expect(terminalSafe('red\u001b[31m!')).toBe('red\\u001b[31m!');
+  });
+  it('counts characters, not UTF-16 units, when bounding', () => {
+    expect(bound('😀😀😀', 2)).toBe('😀…');
+  });
+});
