@@ -268,8 +268,8 @@ const SERVERS = [
 const classListOf = (server) => join(WORK, `${server.id}.classes.json`);
 
 /**
- * @typedef {{ id: 'floor' | 'ours' | 'inspector', argv: string[], ok: (code: number | null) => boolean,
- *   count?: (stdout: string) => number | undefined }} Candidate
+ * @typedef {{ id: 'floor' | 'ours' | 'inspector' | 'ours24', argv: string[], ok: (code: number | null) => boolean,
+ *   count?: (stdout: string) => number | undefined, reference?: boolean }} Candidate
  */
 
 /** @param {Server} server @returns {Candidate[]} */
@@ -302,6 +302,14 @@ function candidatesFor(server) {
         }
       },
     });
+  // For reference, not a target: ours on the Inspector's Node (the Action runs on node24).
+  if (INSPECTOR_ON && inspector.node !== NODE)
+    list.push({
+      id: 'ours24',
+      argv: [inspector.node, ...list[1].argv.slice(1)],
+      ok: (code) => code === 0 || code === 1,
+      reference: true,
+    });
   return list;
 }
 
@@ -310,7 +318,7 @@ function candidatesFor(server) {
 
 /**
  * @typedef {{ id: string, times: number[], rss: number[], codes: Set<number | null>,
- *   failed?: string, failedMs?: number, tools?: number }} Result
+ *   warmupMs: number[], failed?: string, failedMs?: number, dropped?: string, tools?: number }} Result
  */
 
 /**
@@ -321,17 +329,23 @@ function candidatesFor(server) {
 async function bench(title, candidates) {
   /** @type {Map<string, Result>} */
   const results = new Map(
-    candidates.map((c) => [c.id, { id: c.id, times: [], rss: [], codes: new Set() }]),
+    candidates.map((c) => [c.id, { id: c.id, times: [], rss: [], codes: new Set(), warmupMs: [] }]),
   );
-  const live = () => candidates.filter((c) => !results.get(c.id)?.failed);
+  const live = () =>
+    candidates.filter((c) => !results.get(c.id)?.failed && !results.get(c.id)?.dropped);
   let warmups = 0;
   let roundCost = 0;
   for (let w = 0; w < WARMUPS; w += 1) {
     roundCost = 0;
     for (const c of live()) {
       const r = /** @type {Result} */ (results.get(c.id));
+      if (c.reference && roundCost > BUDGET_MS / 4) {
+        r.dropped = 'not run: this server is slow to audit';
+        continue;
+      }
       const sample = await measure(c.argv, { memory: true, keepOutput: true });
       roundCost += sample.ms;
+      r.warmupMs.push(sample.ms);
       r.codes.add(sample.code);
       if (!c.ok(sample.code)) {
         r.failed = `exit ${sample.code ?? sample.signal}: ${lastLines(sample.stderr || sample.stdout)}`;
@@ -347,7 +361,16 @@ async function bench(title, candidates) {
     );
     if (roundCost > BUDGET_MS / 4) break; // slow: one warm-up is enough
   }
-  const runs = Math.min(RUNS, Math.max(3, Math.floor(BUDGET_MS / Math.max(roundCost, 1))));
+  if (roundCost > BUDGET_MS / 4)
+    // Slow: reference-only candidates sit out the timed rounds.
+    for (const c of live())
+      if (c.reference) {
+        const r = /** @type {Result} */ (results.get(c.id));
+        r.dropped = 'left out of the timed rounds, which are slow here';
+        roundCost -= r.warmupMs.at(-1) ?? 0;
+      }
+  const minRuns = roundCost > BUDGET_MS / 2 ? 2 : 3;
+  const runs = Math.min(RUNS, Math.max(minRuns, Math.floor(BUDGET_MS / Math.max(roundCost, 1))));
   /** @type {Map<string, number>[]} */
   const rounds = [];
   for (let round = 0; round < runs; round += 1) {
@@ -459,12 +482,14 @@ if (opts.profile) profileSections = await profile();
 // ---------------------------------------------------------------------------------------------
 // Report
 
-const C = /** @type {const} */ (['floor', 'ours', 'inspector']);
+const C = /** @type {const} */ (['floor', 'ours', 'inspector', 'ours24']);
+const OURS24 = INSPECTOR_ON && inspector.node !== NODE;
 const headline = [];
 const details = [];
 /**
  * @type {Map<string, { floor: number, ours: number, inspector: number, oursFloor: number,
- *   oursInsp: number, floorInsp: number, excess: number, inspFailed?: string }>}
+ *   oursInsp: number, floorInsp: number, ours24: number, ours24Insp: number, excess: number,
+ *   inspFailed?: string }>}
  */
 const summary = new Map();
 const notes = [];
@@ -481,6 +506,8 @@ for (const { server, bench: b, setupError } of serverRuns) {
     oursFloor: pairedRatio(b.rounds, 'ours', 'floor'),
     oursInsp: pairedRatio(b.rounds, 'ours', 'inspector'),
     floorInsp: pairedRatio(b.rounds, 'floor', 'inspector'),
+    ours24: med('ours24'),
+    ours24Insp: pairedRatio(b.rounds, 'ours24', 'inspector'),
     inspFailed: b.results.get('inspector')?.failed,
     excess: pairedDiff(b.rounds, 'ours', 'floor'),
   };
@@ -500,6 +527,7 @@ for (const { server, bench: b, setupError } of serverRuns) {
     mib(peak('floor')),
     mib(peak('ours')),
     INSPECTOR_ON ? mib(peak('inspector')) : 'n/a',
+    ...(OURS24 ? [ms(s.ours24), s.inspFailed ? 'n/a' : ratio(s.ours24Insp)] : []),
   ]);
   if (setupError) notes.push(`${server.label}: ours not measured, ${setupError}`);
   for (const id of C) {
@@ -507,6 +535,10 @@ for (const { server, bench: b, setupError } of serverRuns) {
     if (!r) continue;
     if (r.failed)
       notes.push(`${server.label}: ${id} failed after ${ms(r.failedMs ?? NaN)} ms, ${r.failed}`);
+    if (r.dropped)
+      notes.push(
+        `${server.label}: ${id} ${r.dropped}${r.warmupMs.length ? ` (warm-up: ${r.warmupMs.map(ms).join(', ')} ms)` : ''}`,
+      );
     details.push([
       server.label,
       id,
@@ -536,6 +568,7 @@ const headlineTable = table(
     'floor MiB',
     'ours MiB',
     'Inspector MiB',
+    ...(OURS24 ? ['ours on Node 24 ms', 'ours on Node 24/Inspector'] : []),
   ],
   headline,
 );
@@ -576,12 +609,12 @@ for (const { server } of serverRuns) {
     `ours/Inspector wall time, ${server.label}`,
     '≤ 0.5',
     INSPECTOR_ON && !s.inspFailed
-      ? `${ratio3(s.oursInsp)} (floor/Inspector: ${ratio3(s.floorInsp)})`
+      ? `${ratio3(s.oursInsp)} (floor/Inspector ${ratio3(s.floorInsp)}${OURS24 ? `, ours on Node 24 ${ratio3(s.ours24Insp)}` : ''})`
       : 'n/a',
     !INSPECTOR_ON
       ? `n/a (Inspector ${inspector.skipped})`
       : s.inspFailed
-        ? `n/a (the Inspector failed: ${s.inspFailed.slice(0, 120)})`
+        ? 'n/a (the Inspector failed: see the notes)'
         : verdict(s.oursInsp <= 0.5),
   ]);
 }
@@ -704,6 +737,11 @@ const commands = [
   INSPECTOR_ON
     ? `Inspector: ${shortCmd(inspector.node, '')} ${shortCmd(inspector.launcher, '')} --cli --method tools/list ${serverCmd}`
     : `Inspector: ${inspector.skipped}`,
+  ...(OURS24
+    ? [
+        `ours24:    ${shortCmd(inspector.node, '')} dist/cli.js check --class-list <tmp>/<id>.classes.json -- ${serverCmd}   (reference only)`,
+      ]
+    : []),
   '',
   "servers (<server>, every one started with the benchmark's own node by absolute path):",
   ...SERVERS.map(

@@ -10,6 +10,7 @@ import {
   type Overrides,
 } from './config.js';
 import { AuditError } from './errors.js';
+import { splitCommand } from './inputs.js';
 import { POLICIES, type Policy } from './policies.js';
 import { render, type Format } from './render.js';
 import type { FailOn } from './rules.js';
@@ -18,7 +19,8 @@ import { VERSION } from './version.js';
 
 const COMMON_HELP = `Server (one of):
   -- <command> [args...]     start a stdio server (everything after -- is its command line)
-  --url URL                  a Streamable HTTP endpoint; --header 'Name: value' (repeatable)
+  --url URL                  a Streamable HTTP endpoint; --header 'Name: value' (repeatable);
+                             --start 'command line' launches it first and stops it at the end
   (neither)                  the servers listed in the config file
 Server options:
   --env KEY=VALUE | KEY      add to the server's minimal environment (repeatable); a bare KEY
@@ -154,6 +156,7 @@ export async function runCli(argv: string[]): Promise<CliResult> {
         env: { type: 'string', multiple: true },
         cwd: { type: 'string' },
         url: { type: 'string' },
+        start: { type: 'string' },
         header: { type: 'string', multiple: true },
         'protocol-era': { type: 'string' },
         'start-timeout': { type: 'string' },
@@ -197,6 +200,14 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   const overrides: Overrides = {};
   if (serverCommand.length) overrides.command = serverCommand;
   if (values.url !== undefined) overrides.url = values.url;
+  if (values.start !== undefined) {
+    if (values.url === undefined)
+      throw usageError(
+        '--start needs --url: it launches the HTTP server before it is audited.',
+        mode,
+      );
+    overrides.start = splitCommand(values.start);
+  }
   if (values.header) overrides.headers = values.header;
   if (values.env) overrides.env = values.env;
   if (values.cwd !== undefined) overrides.cwd = values.cwd;
@@ -224,9 +235,15 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   if (values['class-list'] !== undefined) updateArgs.push('--class-list', values['class-list']);
   if (values['server-name'] !== undefined) updateArgs.push('--server-name', values['server-name']);
   for (const name of values.server ?? []) updateArgs.push('--server', name);
-  for (const entry of values.env ?? []) updateArgs.push('--env', entry);
+  // Values may be secrets, and this command ends up in PR comments: name the variable only.
+  for (const entry of values.env ?? [])
+    updateArgs.push(
+      '--env',
+      entry.includes('=') ? `${entry.slice(0, entry.indexOf('='))}=<value>` : entry,
+    );
   if (values.cwd !== undefined) updateArgs.push('--cwd', values.cwd);
   if (values.url !== undefined) updateArgs.push('--url', values.url);
+  if (values.start !== undefined) updateArgs.push('--start', values.start);
   if (serverCommand.length) updateArgs.push('--', ...serverCommand);
   const options: AuditOptions = {
     mode,

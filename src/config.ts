@@ -114,19 +114,21 @@ export function parseEnvEntries(entries: string[]): Record<string, string | null
 }
 
 /**
- * `${NAME}` (or `${NAME:-default}`) in a config value reads the auditor's environment, as
- * `.mcp.json` files write it, so secrets stay out of files. An unset name without a default is an
- * error rather than an empty value the server would misread.
+ * `${NAME}` (or `${NAME:-default}`, or VS Code's `${env:NAME}`) in a config value reads the
+ * auditor's environment, as `.mcp.json` files write it, so secrets stay out of files;
+ * `${workspaceFolder}`, unless set, is the directory the audit runs in. An unset name without a
+ * default is an error rather than an empty value the server would misread.
  */
 function expandVars(value: string, where: string, file: string): string {
   return value.replace(
-    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
-    (_, name: string, fallback: string | undefined) => {
+    /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+    (written: string, name: string, fallback: string | undefined) => {
       const set = process.env[name];
       if (set !== undefined && (set !== '' || fallback === undefined)) return set;
       if (fallback !== undefined) return fallback;
+      if (name === 'workspaceFolder') return process.cwd();
       throw new AuditError(
-        `${where} in ${file} uses \${${name}}, which is not set.`,
+        `${where} in ${file} uses ${written}, which is not set.`,
         `Set ${name} in the environment of the audit (a placeholder will do if listing tools does not need it), or write \${${name}:-default}.`,
       );
     },

@@ -113,6 +113,15 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
     if (!/^https?:\/\//.test(url)) throw invalid('url', url, 'an http:// or https:// URL');
     overrides.url = url;
   }
+  const start = getOptionalInput('start', env);
+  if (start !== undefined) {
+    if (url === undefined)
+      throw new AuditError(
+        'Input "start" is set without "url".',
+        'start launches the HTTP server named by url; set url too.',
+      );
+    overrides.start = splitCommand(start);
+  }
   const headers = lines('headers', env);
   if (headers) overrides.headers = headers;
   const serverEnv = lines('env', env);

@@ -291,11 +291,17 @@ async function explain(
   const timedOut = chain.some(
     (e) => e.code === 'REQUEST_TIMEOUT' || e.code === -32001 || e.name === 'TimeoutError',
   );
-  // The server answered with a JSON-RPC error: it is alive and said why.
-  const answered = chain.some((e) => typeof e.code === 'number');
   // A broken pipe or a closed connection usually means the process is exiting: let it finish,
   // so the message can say how it ended.
-  if (target.kind === 'stdio' && server && !server.hasExited && !timedOut && !answered)
+  const closing = chain.some(
+    (e) =>
+      e.code === 'EPIPE' ||
+      e.code === 'ERR_STREAM_DESTROYED' ||
+      e.code === 'ERR_STREAM_WRITE_AFTER_END' ||
+      e.code === 'CONNECTION_CLOSED' ||
+      e.message === 'server exited',
+  );
+  if (target.kind === 'stdio' && server && !server.hasExited && closing)
     await server.waitForExit(1_000);
   if (server?.failure) return server.failure;
   if (server?.hasExited) await server.stderrRead(500);
@@ -313,7 +319,7 @@ async function explain(
   if (target.kind === 'stdio' && server?.hasExited)
     return new AuditError(
       `The server ${server.describeExit()} ${during}, ${sofar}.`,
-      `Run the server command by hand to see why it exits${details ? '; its stderr is below' : ''}.`,
+      `Run the server command by hand to see why it exits${details ? '; what it printed is below' : ''}.`,
       details,
     );
   if (timedOut) {
@@ -425,6 +431,7 @@ export async function listTools(
   let phase: 'start' | 'list' = 'start';
   const progress: Progress = { pages: 0, tools: 0 };
   let processTransport: ProcessTransport | undefined;
+  let client: import('@modelcontextprotocol/client').Client | undefined;
   try {
     const sdk = await import('@modelcontextprotocol/client');
     if (server?.failure) throw server.failure;
@@ -438,7 +445,7 @@ export async function listTools(
         requestInit: { headers: target.headers },
       });
     }
-    const client = new sdk.Client(
+    client = new sdk.Client(
       { name: 'mcp-annotation-auditor', version: VERSION },
       {
         capabilities: {},
@@ -505,7 +512,6 @@ export async function listTools(
       }
     } while (cursor !== undefined);
     // Closing the SDK client can wait on a stubborn server; we end the process ourselves below.
-    if (target.kind === 'http') void client.close().catch(() => undefined);
     return listing;
   } catch (error) {
     if (processTransport?.fatal) throw labelled(processTransport.fatal, target);
@@ -523,6 +529,9 @@ export async function listTools(
       target,
     );
   } finally {
+    // Closing the SDK client clears its timers; it can wait on a stubborn server, so it is not
+    // awaited: we end the process ourselves.
+    void client?.close().catch(() => undefined);
     await server?.stop();
   }
 }

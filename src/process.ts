@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { AuditError } from './errors.js';
 
@@ -181,7 +181,7 @@ export class ServerProcess {
     }
   }
 
-  /** Resolves once no process is left in the server's group, or after `ms`. */
+  /** Resolves once no process of the server's group runs any more, or after `ms`. */
   private async groupGone(ms: number): Promise<void> {
     const pid = this.child.pid;
     if (pid === undefined || process.platform === 'win32') return;
@@ -192,6 +192,8 @@ export class ServerProcess {
       } catch {
         return;
       }
+      // Killed members stay in the group as zombies until their new parent reaps them.
+      if (onlyZombiesIn(pid)) return;
       if (Date.now() > deadline) return;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -241,6 +243,30 @@ function spawnFailure(spec: SpawnSpec, error: Error): AuditError {
       'Make it executable (chmod +x) or run it through its interpreter, e.g. node server.js.',
     );
   return new AuditError(`Could not start the server "${spec.command}": ${error.message}.`);
+}
+
+/** Linux only: whether every process in group `pgid` is a zombie (dead, not yet reaped). */
+function onlyZombiesIn(pgid: number): boolean {
+  if (process.platform !== 'linux') return false;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return false;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // pid (comm) state ppid pgrp ...; comm may itself contain ")".
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === pgid && state !== 'Z') return false;
+  }
+  return true;
 }
 
 function isDirectory(path: string): boolean {

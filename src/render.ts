@@ -103,6 +103,8 @@ export function renderJson(report: Report): string {
       target: s.target,
       era: s.era,
       counts: countsOf(s.tools, s.findings, s.changes),
+      // Lines on stdout that were not JSON-RPC (a stdio server must log to stderr).
+      stdoutNoise: s.stdoutNoise,
     })),
     tools: report.servers.flatMap((s) => s.tools.map((t) => toolJson(s.server, t))),
     findings: [

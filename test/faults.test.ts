@@ -136,7 +136,7 @@ describe('a server that misbehaves but can be audited', () => {
 
   it('a flood before a crash shows only the tail of stderr', async () => {
     const flood =
-      "const line = 'x'.repeat(1023) + '\\n'; for (let i = 0; i < 5120; i++) process.stderr.write(line); process.stderr.write('the real reason\\n'); process.exit(4);";
+      "const line = 'x'.repeat(1023) + '\\n'; for (let i = 0; i < 5120; i++) process.stderr.write(line); process.stderr.write('the real reason\\n', () => process.exit(4));";
     const run = await runCli(['list', '--', 'node', '-e', flood]);
     expectCouldNotAudit(run, /The server exited with code 4 during the handshake/);
     expect(run.stderr).toMatch(/the real reason\n$/);

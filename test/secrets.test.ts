@@ -1,0 +1,191 @@
+// The server gets a minimal environment: the auditor's secrets (GITHUB_TOKEN, ACTIONS_*,
+// INPUT_*) reach it only when named with --env or in the config file.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, runCli, SERVERS, tempDir } from './support/cli.js';
+import { expectCouldNotAudit } from './support/pids.js';
+
+const ENV_DUMP = join(SERVERS, 'env-dump.mjs');
+
+/** What a GitHub Actions step's environment holds, and must not leak. */
+const SECRETS = {
+  GITHUB_TOKEN: 'ghs_github-token-value',
+  ACTIONS_RUNTIME_TOKEN: 'actions-runtime-token-value',
+  ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'oidc-request-token-value',
+  ACTIONS_ID_TOKEN_REQUEST_URL: 'https://example.invalid/oidc',
+  'INPUT_GITHUB-TOKEN': 'input-github-token-value',
+  INPUT_COMMAND: 'node server.js',
+  NPM_TOKEN: 'npm-token-value',
+  MY_API_KEY: 'api-key-value',
+};
+
+/** The names a server may get without being named: the base of process.ts. */
+const BASE = new Set([
+  'PATH',
+  'HOME',
+  'LOGNAME',
+  'USER',
+  'SHELL',
+  'TERM',
+  'LANG',
+  'LC_ALL',
+  'TMPDIR',
+  'TZ',
+]);
+
+const auditorEnv = (): NodeJS.ProcessEnv => ({ ...process.env, ...SECRETS });
+
+async function serverEnv(args: string[], env = auditorEnv()): Promise<Record<string, string>> {
+  const out = join(await tempDir(), 'env.json');
+  const run = await runCli(['list', ...args, '--', 'node', ENV_DUMP, out], { env });
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(await readFile(out, 'utf8')) as Record<string, string>;
+}
+
+function expectNoSecrets(env: Record<string, string>, except: string[] = []): void {
+  for (const name of Object.keys(SECRETS))
+    if (!except.includes(name))
+      expect(env, `${name} reached the server`).not.toHaveProperty([name]);
+  const values = Object.entries(SECRETS)
+    .filter(([name]) => !except.includes(name))
+    .map(([, value]) => value);
+  for (const value of Object.values(env)) expect(values).not.toContain(value);
+}
+
+describe('the server environment', () => {
+  it('holds no GITHUB_TOKEN, ACTIONS_* or INPUT_* unless named: only PATH, HOME and the like', async () => {
+    const env = await serverEnv([]);
+    expectNoSecrets(env);
+    expect(env.PATH).toBe(process.env.PATH);
+    expect(Object.keys(env).filter((k) => !BASE.has(k))).toEqual([]);
+  });
+
+  it('--env NAME passes the auditor’s value through; --env KEY=VALUE sets one', async () => {
+    const env = await serverEnv([
+      '--env',
+      'GITHUB_TOKEN',
+      '--env',
+      'FOO=bar',
+      '--env',
+      'EMPTY=',
+      '--env',
+      'UNSET_IN_AUDITOR',
+    ]);
+    expect(env.GITHUB_TOKEN).toBe(SECRETS.GITHUB_TOKEN);
+    expect(env.FOO).toBe('bar');
+    expect(env.EMPTY).toBe('');
+    expect(env).not.toHaveProperty(['UNSET_IN_AUDITOR']);
+    expectNoSecrets(env, ['GITHUB_TOKEN']);
+  });
+
+  it('a name with a dash (INPUT_GITHUB-TOKEN) passes only when named', async () => {
+    const env = await serverEnv(['--env', 'INPUT_GITHUB-TOKEN']);
+    expect(env['INPUT_GITHUB-TOKEN']).toBe(SECRETS['INPUT_GITHUB-TOKEN']);
+    expectNoSecrets(env, ['INPUT_GITHUB-TOKEN']);
+  });
+
+  it('env in the config file: a map, a list, and ${NAME}, ${env:NAME}, ${NAME:-default}, ${workspaceFolder}', async () => {
+    const dir = await tempDir();
+    const mapOut = join(dir, 'map.json');
+    const listOut = join(dir, 'list.json');
+    const file = join(dir, 'auditor.yml');
+    await writeFile(
+      file,
+      JSON.stringify({
+        servers: {
+          map: {
+            command: 'node',
+            args: [ENV_DUMP, mapOut],
+            env: {
+              FOO: 'bar',
+              PORT: 8080,
+              API_KEY: '${MY_API_KEY}',
+              GITHUB_TOKEN: null,
+              SAME_KEY: '${env:MY_API_KEY}',
+              DEFAULTED: '${NOT_SET_Y:-fallback}',
+              DATA: '${workspaceFolder}/data',
+            },
+          },
+          list: { command: 'node', args: [ENV_DUMP, listOut], env: ['FOO=baz', 'NPM_TOKEN'] },
+        },
+      }),
+    );
+    const run = await runCli(['list', '--config', file], { env: auditorEnv() });
+    expect(run.code, run.stderr).toBe(0);
+    const map = JSON.parse(await readFile(mapOut, 'utf8')) as Record<string, string>;
+    expect(map).toMatchObject({
+      FOO: 'bar',
+      PORT: '8080',
+      API_KEY: SECRETS.MY_API_KEY,
+      GITHUB_TOKEN: SECRETS.GITHUB_TOKEN,
+      SAME_KEY: SECRETS.MY_API_KEY,
+      DEFAULTED: 'fallback',
+      DATA: `${ROOT.replace(/\/$/, '')}/data`,
+    });
+    expectNoSecrets(map, ['GITHUB_TOKEN', 'MY_API_KEY']);
+    const list = JSON.parse(await readFile(listOut, 'utf8')) as Record<string, string>;
+    expect(list).toMatchObject({ FOO: 'baz', NPM_TOKEN: SECRETS.NPM_TOKEN });
+    expectNoSecrets(list, ['NPM_TOKEN']);
+  });
+
+  it('an HTTP start command gets the same minimal environment', async () => {
+    const dir = await tempDir();
+    const out = join(dir, 'env.json');
+    const file = join(dir, 'auditor.yml');
+    const dump = `require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.env))`;
+    await writeFile(
+      file,
+      JSON.stringify({
+        servers: {
+          api: {
+            url: 'http://127.0.0.1:9/mcp',
+            start: { command: 'node', args: ['-e', dump], env: { FOO: 'bar' } },
+          },
+        },
+      }),
+    );
+    // The start command exits without serving: the audit fails, after it has run.
+    const run = await runCli(['list', '--config', file], { env: auditorEnv() });
+    expectCouldNotAudit(run, /The start command exited with code 0 before http:\S+ answered\./);
+    const env = JSON.parse(await readFile(out, 'utf8')) as Record<string, string>;
+    expect(env.FOO).toBe('bar');
+    expectNoSecrets(env);
+  });
+
+  it('${NAME} in env that is not set: exit 2, the name and where', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'auditor.yml');
+    await writeFile(
+      file,
+      JSON.stringify({
+        servers: { notes: { command: 'node', args: [ENV_DUMP], env: { KEY: '${NOT_SET_X}' } } },
+      }),
+    );
+    expectCouldNotAudit(
+      await runCli(['list', '--config', file]),
+      /Server "notes" env KEY in \S+ uses \$\{NOT_SET_X\}, which is not set\. Set NOT_SET_X in the environment of the audit/,
+    );
+  });
+});
+
+describe('the suggested update command', () => {
+  it('names --env variables but never repeats their values', async () => {
+    const dir = await tempDir();
+    const run = await runCli([
+      'check',
+      '--format',
+      'json',
+      '--class-list',
+      join(dir, 'none.json'),
+      '--env',
+      'API_KEY=sk-live-123',
+      '--',
+      'node',
+      join(ROOT, 'examples/notes/server.mjs'),
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).not.toContain('sk-live-123');
+    expect(run.stdout).toContain("--env 'API_KEY=<value>'");
+  });
+});
