@@ -15,7 +15,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { cpus, release, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -216,7 +216,10 @@ function setupInspector() {
       { cwd: ROOT, encoding: 'utf8', timeout: 300_000 },
     );
     if (install.status !== 0 || !existsSync(launcher) || !existsSync(node)) {
-      const why = install.error?.message ?? lastLines(`${install.stderr ?? ''}`, 2);
+      const errors = `${install.stderr ?? ''}`.split('\n').filter((l) => l.startsWith('npm error'));
+      const why =
+        install.error?.message ??
+        (errors.slice(0, 2).join(' / ') || lastLines(`${install.stderr ?? ''}`, 2));
       return { skipped: `not run: installing it failed (${why || `exit ${install.status}`})` };
     }
   }
@@ -416,6 +419,7 @@ function pairedDiff(rounds, a, b) {
 // Main
 
 const started = performance.now();
+const loadBefore = loadavg()[0];
 const cpuModel = cpus()[0]?.model?.trim() ?? 'unknown';
 console.log(
   `mcp-annotation-auditor benchmark: Node ${process.version}, ${cpuModel}, ${cpus().length} cores`,
@@ -455,6 +459,8 @@ for (const server of SERVERS) {
   const result = await bench(server.id, candidatesFor(server));
   const ours = result.results.get('ours');
   if (ours) ours.tools = recorded;
+  const ours24 = result.results.get('ours24');
+  if (ours24) ours24.tools = recorded;
   serverRuns.push({ server, bench: result, checkExit: [...(ours?.codes ?? [])][0] });
 }
 
@@ -612,7 +618,7 @@ for (const { server } of serverRuns) {
       ? `${ratio3(s.oursInsp)} (floor/Inspector ${ratio3(s.floorInsp)}${OURS24 ? `, ours on Node 24 ${ratio3(s.ours24Insp)}` : ''})`
       : 'n/a',
     !INSPECTOR_ON
-      ? `n/a (Inspector ${inspector.skipped})`
+      ? 'n/a (Inspector not run: see the top)'
       : s.inspFailed
         ? 'n/a (the Inspector failed: see the notes)'
         : verdict(s.oursInsp <= 0.5),
@@ -755,9 +761,10 @@ const machine = [
   `- Date: ${new Date().toISOString()}`,
   `- Node: ${process.version} (floor, ours and every server); Inspector on ${INSPECTOR_ON ? `Node ${inspector.nodeVersion}` : 'n/a'}`,
   `- CPU: ${cpuModel}, ${cpus().length} cores; memory ${(totalmem() / 2 ** 30).toFixed(0)} GiB; ${process.platform} ${release()}`,
+  `- Load average (1 min) at start and end: ${loadBefore.toFixed(2)}, ${loadavg()[0].toFixed(2)} on ${cpus().length} cores${Math.max(loadBefore, loadavg()[0]) > cpus().length * 0.75 ? ' (other work competed for the CPU: expect noise)' : ''}`,
   `- Inspector: ${INSPECTOR_ON ? `@modelcontextprotocol/inspector ${inspector.version}` : inspector.skipped}`,
   `- Synthetic server: \`${relative(ROOT, MANY)}\` (pages of 100)`,
-  `- Rounds: up to ${WARMUPS} warm-up (these measure peak RSS) and ${RUNS} timed per server (at least 3 when slow: time budget ${BUDGET_MS / 1000} s); benchmark took ${elapsed.toFixed(0)} s`,
+  `- Rounds: up to ${WARMUPS} warm-up (these measure peak RSS) and ${RUNS} timed per server (fewer to fit ${BUDGET_MS / 1000} s per server: at least 3, or 2 when one round takes over half of that); benchmark took ${elapsed.toFixed(0)} s`,
 ].join('\n');
 
 const report = `# Benchmark results

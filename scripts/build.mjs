@@ -1,18 +1,25 @@
-// Bundles the action (dist/index.js) and the CLI (dist/cli.js) into one ESM file each.
+// Bundles the action (dist/index.js) and the CLI (dist/cli.js), ESM, with shared code split into
+// dist/chunks/ so that an entry parses only what it runs first: the CLI starts the server under
+// audit before the MCP SDK, zod and yaml have even been read.
 // With --check, builds into a temporary folder and fails when dist/ differs from a fresh build.
 import { build } from 'esbuild';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const check = process.argv.includes('--check');
 const outdir = check ? await mkdtemp(join(tmpdir(), 'auditor-dist-')) : 'dist';
+if (!check) await rm(outdir, { recursive: true, force: true });
 
-const common = {
+await build({
+  entryPoints: { index: 'src/index.ts', cli: 'src/cli.ts' },
+  outdir,
   bundle: true,
+  splitting: true,
   platform: 'node',
   target: 'node20',
   format: 'esm',
+  chunkNames: 'chunks/[name]-[hash]',
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: 'eof',
@@ -21,26 +28,32 @@ const common = {
   banner: {
     js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);",
   },
-};
-
-await build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir });
-await build({
-  ...common,
-  entryPoints: { cli: 'src/cli.ts' },
-  outdir,
 });
 
+// The CLI is the package's bin: executable, with its shebang from src/cli.ts.
+await chmod(join(outdir, 'cli.js'), 0o755);
+
+async function files(dir) {
+  const out = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) out.push(relative(dir, join(entry.parentPath ?? entry.path, entry.name)));
+  return out.sort();
+}
+
 if (check) {
-  const stale = [];
-  for (const name of await readdir(outdir)) {
-    const fresh = await readFile(join(outdir, name));
-    const committed = await readFile(join('dist', name)).catch(() => undefined);
-    if (!committed || !fresh.equals(committed)) stale.push(`dist/${name}`);
+  const fresh = await files(outdir);
+  const committed = await files('dist').catch(() => []);
+  const stale = [...new Set([...fresh, ...committed])].filter(
+    (name) => !fresh.includes(name) || !committed.includes(name),
+  );
+  for (const name of fresh.filter((n) => committed.includes(n))) {
+    const [a, b] = await Promise.all([readFile(join(outdir, name)), readFile(join('dist', name))]);
+    if (!a.equals(b)) stale.push(name);
   }
   await rm(outdir, { recursive: true, force: true });
   if (stale.length) {
     console.error(
-      `dist/ does not match a fresh build of src/ (${stale.join(', ')}). Run npm run build and commit dist/.`,
+      `dist/ does not match a fresh build of src/ (${stale.map((n) => `dist/${n}`).join(', ')}). Run npm run build and commit dist/.`,
     );
     process.exit(1);
   }

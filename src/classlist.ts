@@ -29,7 +29,7 @@ export interface ClassList {
 }
 
 export const CLASS_LIST_VERSION = 1;
-export const DEFAULT_CLASS_LIST = 'mcp-tool-classes.json';
+export { DEFAULT_CLASS_LIST } from './defaults.js';
 
 /**
  * Server names as Claude Code writes them into `mcp__<server>__<tool>`: characters outside

@@ -1,12 +1,53 @@
 #!/usr/bin/env node
-import { runCli, type CliResult } from './commands.js';
+import type { CliResult } from './commands.js';
 import { describeError } from './errors.js';
+import { parseEnvEntries, prestartServer, serverEnvironment, stopUnclaimed } from './process.js';
+
+/**
+ * For `<command> [options] -- <server...>`, the server's spawn spec follows from argv alone, so
+ * the server starts now and boots while the rest of the auditor (zod, yaml, the MCP SDK) loads.
+ * The audit claims it only if its own, full parsing yields the very same spec.
+ */
+function prestart(argv: string[]): void {
+  const dashdash = argv.indexOf('--');
+  const [command, ...server] = dashdash < 0 ? [] : argv.slice(dashdash + 1);
+  if (command === undefined || !['list', 'check', 'update'].includes(argv[0] ?? '')) return;
+  const env: string[] = [];
+  let cwd: string | undefined;
+  const own = argv.slice(1, dashdash);
+  for (let i = 0; i < own.length; i++) {
+    const arg = own[i] as string;
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
+    if (flag === '--help' || flag === '-h' || flag === '--url') return;
+    if (flag !== '--env' && flag !== '--cwd') continue;
+    const value = inline ?? own[++i];
+    if (value === undefined) return;
+    if (flag === '--env') env.push(value);
+    else cwd = value;
+  }
+  try {
+    prestartServer({
+      command,
+      args: server,
+      ...(cwd !== undefined ? { cwd } : {}),
+      env: serverEnvironment(parseEnvEntries(env)),
+    });
+  } catch {
+    // The full parse reports what is wrong with these arguments.
+  }
+}
 
 /** The CLI entry: run the command, print its output, set the exit code (0, 1, or 2). */
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  prestart(argv);
   let result: CliResult;
   try {
-    result = await runCli(process.argv.slice(2));
+    const { runCli } = await import('./commands.js');
+    result = await runCli(argv);
   } catch (error) {
     result = {
       exitCode: 2,
@@ -14,6 +55,7 @@ async function main(): Promise<void> {
       stderr: `mcp-annotation-auditor: ${describeError(error)}\n`,
     };
   }
+  await stopUnclaimed();
   if (result.stdout) process.stdout.write(result.stdout);
   if (result.stderr) process.stderr.write(result.stderr);
   process.exitCode = result.exitCode;

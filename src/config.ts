@@ -6,9 +6,10 @@ import { AuditError } from './errors.js';
 import { DEFAULT_LIMITS, type ListLimits, type ProtocolEra, type ServerTarget } from './listing.js';
 import { DEFAULT_POLICIES, POLICIES, type Policy } from './policies.js';
 import { isRuleId, RULE_IDS, type FailOn, type RuleId, type Severity } from './rules.js';
-import { serverEnvironment, type SpawnSpec } from './process.js';
+import { parseEnvEntries, serverEnvironment, type SpawnSpec } from './process.js';
 
-export const DEFAULT_CONFIG = '.github/mcp-annotation-auditor.yml';
+export { DEFAULT_CONFIG } from './defaults.js';
+import { DEFAULT_CONFIG } from './defaults.js';
 export type EraSetting = ProtocolEra | 'both';
 
 export interface Waiver {
@@ -96,22 +97,6 @@ const fileSchema = z.looseObject({
   mcpServers: z.record(z.string(), serverSchema).optional(),
 });
 export type ConfigFile = z.infer<typeof fileSchema>;
-
-/** `KEY=VALUE` sets; a bare `KEY` passes the auditor's own value through. */
-export function parseEnvEntries(entries: string[]): Record<string, string | null> {
-  const out: Record<string, string | null> = {};
-  for (const entry of entries) {
-    const eq = entry.indexOf('=');
-    if (eq === 0)
-      throw new AuditError(
-        `Bad environment entry "${entry}": the name is empty.`,
-        'Use KEY=VALUE or KEY.',
-      );
-    if (eq < 0) out[entry] = null;
-    else out[entry.slice(0, eq)] = entry.slice(eq + 1);
-  }
-  return out;
-}
 
 /**
  * `${NAME}` (or `${NAME:-default}`, or VS Code's `${env:NAME}`) in a config value reads the

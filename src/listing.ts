@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { AuditError, getErrorMessage } from './errors.js';
-import { ServerProcess, type SpawnSpec } from './process.js';
+import { claimPrestarted, ServerProcess, type SpawnSpec } from './process.js';
 import { VERSION } from './version.js';
 
 export type ProtocolEra = 'legacy' | 'modern';
@@ -427,7 +427,7 @@ export async function listTools(
 ): Promise<Listing> {
   // The process starts first; the SDK (about 100 ms of schema building) loads while it boots.
   const spec = target.kind === 'stdio' ? target.spawn : target.start;
-  const server = spec ? new ServerProcess(spec) : undefined;
+  const server = spec ? (claimPrestarted(spec) ?? new ServerProcess(spec)) : undefined;
   let phase: 'start' | 'list' = 'start';
   const progress: Progress = { pages: 0, tools: 0 };
   let processTransport: ProcessTransport | undefined;

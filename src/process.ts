@@ -49,6 +49,22 @@ export function serverEnvironment(
   return env;
 }
 
+/** `KEY=VALUE` sets; a bare `KEY` passes the auditor's own value through. */
+export function parseEnvEntries(entries: string[]): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const entry of entries) {
+    const eq = entry.indexOf('=');
+    if (eq === 0)
+      throw new AuditError(
+        `Bad environment entry "${entry}": the name is empty.`,
+        'Use KEY=VALUE or KEY.',
+      );
+    if (eq < 0) out[entry] = null;
+    else out[entry.slice(0, eq)] = entry.slice(eq + 1);
+  }
+  return out;
+}
+
 export interface SpawnSpec {
   command: string;
   args: string[];
@@ -287,4 +303,37 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
   } finally {
     clearTimeout(timer);
   }
+}
+
+const prestarted: ServerProcess[] = [];
+
+function sameSpec(a: SpawnSpec, b: SpawnSpec): boolean {
+  const keys = (env: Record<string, string>) => Object.keys(env).sort().join('\0');
+  return (
+    a.command === b.command &&
+    a.cwd === b.cwd &&
+    a.args.length === b.args.length &&
+    a.args.every((arg, i) => arg === b.args[i]) &&
+    keys(a.env) === keys(b.env) &&
+    Object.entries(a.env).every(([k, v]) => b.env[k] === v)
+  );
+}
+
+/**
+ * Starts a server before the rest of the auditor has loaded, so its boot overlaps ours. The audit
+ * claims it when its spec matches exactly; otherwise it is stopped unused.
+ */
+export function prestartServer(spec: SpawnSpec): void {
+  prestarted.push(new ServerProcess(spec));
+}
+
+/** The prestarted server for this exact spec, if there is one and it is still unclaimed. */
+export function claimPrestarted(spec: SpawnSpec): ServerProcess | undefined {
+  const index = prestarted.findIndex((server) => sameSpec(server.spec, spec));
+  return index < 0 ? undefined : prestarted.splice(index, 1)[0];
+}
+
+/** Stops prestarted servers the audit did not use (a bad config, --help, a different spec). */
+export async function stopUnclaimed(): Promise<void> {
+  await Promise.all(prestarted.splice(0).map((server) => server.stop()));
 }

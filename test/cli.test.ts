@@ -1,3 +1,4 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE, json, ROOT, runCli, SERVERS, tempDir } from './support/cli.js';
@@ -203,5 +204,42 @@ describe('usage and exit codes', () => {
     expect(
       (await runCli(['check', '--fail-on', 'never', '--class-list', list, '--', ...server])).code,
     ).toBe(0);
+  });
+});
+
+describe('the early start', () => {
+  it('starts the server once: the audit claims the process the CLI started before loading', async () => {
+    const dir = await tempDir();
+    const starts = join(dir, 'starts');
+    const server = ['node', join(SERVERS, 'count-starts.mjs'), starts, EXAMPLE];
+    for (const args of [
+      ['list', '--', ...server],
+      ['list', '--env', 'A=1', '--cwd', dir, '--', ...server],
+      ['list', '--env=A=1', '--format', 'json', '--', ...server],
+    ]) {
+      await writeFile(starts, '');
+      const run = await runCli(args);
+      expect(run.code, run.stderr).toBe(0);
+      expect((await readFile(starts, 'utf8')).trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+  });
+
+  it('a server started early but not used (bad options) is stopped', async () => {
+    const dir = await tempDir();
+    const starts = join(dir, 'starts');
+    await writeFile(starts, '');
+    const run = await runCli([
+      'list',
+      '--format',
+      'yaml',
+      '--',
+      'node',
+      join(SERVERS, 'count-starts.mjs'),
+      starts,
+      EXAMPLE,
+    ]);
+    expect(run.code).toBe(2);
+    const pids = (await readFile(starts, 'utf8')).trim().split('\n').filter(Boolean).map(Number);
+    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
   });
 });
