@@ -5,7 +5,8 @@
 // and then every tools/list page (one request at a time, following nextCursor), counts the
 // tools, closes the server's stdin and waits for the server to exit, then prints the count
 // and exits. No SDK, no validation, no classification: only the protocol's round trips and
-// the same end-of-life work the auditor does (end stdin; SIGTERM the group after 100 ms).
+// the same end-of-life work the auditor does (end stdin; SIGTERM the group after 100 ms). The
+// server gets the auditor's minimal environment.
 import { spawn } from 'node:child_process';
 
 const [command, ...args] = process.argv.slice(2);
@@ -14,7 +15,29 @@ if (!command) {
   process.exit(2);
 }
 
+// The server gets the same small environment the auditor gives it (and the Inspector's SDK
+// nearly the same): what the environment costs the server must not differ between candidates.
+const BASE_ENV = [
+  'PATH',
+  'HOME',
+  'LOGNAME',
+  'USER',
+  'SHELL',
+  'TERM',
+  'LANG',
+  'LC_ALL',
+  'TMPDIR',
+  'TZ',
+];
+/** @type {Record<string, string>} */
+const env = {};
+for (const key of BASE_ENV) {
+  const value = process.env[key];
+  if (value !== undefined) env[key] = value;
+}
+
 const server = spawn(command, args, {
+  env,
   stdio: ['pipe', 'pipe', 'ignore'],
   detached: process.platform !== 'win32',
 });

@@ -3,8 +3,10 @@
 // against a floor (bench/floor-lister.mjs) and the MCP Inspector CLI, on the same servers.
 // Prints the tables and writes bench/RESULTS.md. See bench/README.md. Not part of the tests.
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   closeSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -25,8 +27,6 @@ import { gzipSync } from 'node:zlib';
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH);
 const NODE = process.execPath;
-const CLI = join(ROOT, 'dist', 'cli.js');
-const ACTION = join(ROOT, 'dist', 'index.js');
 const FLOOR = join(BENCH, 'floor-lister.mjs');
 const PEAK_RSS_HOOK = pathToFileURL(join(BENCH, 'peak-rss.mjs')).href;
 const CACHE = join(BENCH, '.cache');
@@ -78,8 +78,40 @@ function positiveInt(text, flag) {
 // ---------------------------------------------------------------------------------------------
 // Measuring one process
 
+// NODE_EXTRA_CA_CERTS makes Node 20 read and parse the whole CA bundle at every process start
+// (about 30 ms here; Node 24 defers it). It describes this machine, not the tools: no measured
+// process gets it. The cold-start table shows what it costs.
+const EXTRA_CA = process.env.NODE_EXTRA_CA_CERTS;
+/** @type {NodeJS.ProcessEnv} */
+const CANDIDATE_ENV = { ...process.env };
+delete CANDIDATE_ENV.NODE_EXTRA_CA_CERTS;
+
 const WORK = mkdtempSync(join(tmpdir(), 'auditor-bench-'));
 process.on('exit', () => rmSync(WORK, { recursive: true, force: true }));
+
+// The bundles are measured from a copy taken now, so that a rebuild of dist/ while the
+// benchmark runs cannot mix two builds (or delete a chunk a run is loading).
+const DIST = join(WORK, 'dist');
+cpSync(join(ROOT, 'dist'), DIST, { recursive: true });
+const CLI = join(DIST, 'cli.js');
+// Measured processes run in an empty folder: no config file there can change what ours does.
+const RUN_DIR = join(WORK, 'cwd');
+mkdirSync(RUN_DIR);
+const ACTION = join(DIST, 'index.js');
+/** @param {string} dir @returns {string[]} */
+const allFiles = (dir) =>
+  readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? allFiles(join(dir, e.name)) : [join(dir, e.name)]))
+    .sort();
+const distFingerprint = (() => {
+  const hash = createHash('sha256');
+  for (const file of allFiles(DIST)) hash.update(relative(DIST, file)).update(readFileSync(file));
+  return hash.digest('hex').slice(0, 12);
+})();
+const git = (/** @type {string[]} */ args) =>
+  (spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout ?? '').trim();
+const gitHead = git(['rev-parse', '--short', 'HEAD']);
+const distDirty = git(['status', '--porcelain', '--', 'dist']) !== '';
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
   process.once(signal, () => process.exit(130));
 }
@@ -93,17 +125,17 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
  * Runs argv as a whole process: wall time from spawn to exit, stdout and stderr to files. With
  * `memory`, node is started with the peak-RSS hook, which reports the process's own peak RSS.
  * @param {string[]} argv
- * @param {{ memory?: boolean, keepOutput?: boolean }} [options]
+ * @param {{ memory?: boolean, keepOutput?: boolean, env?: NodeJS.ProcessEnv }} [options]
  * @returns {Promise<Sample>}
  */
-function measure(argv, { memory = false, keepOutput = false } = {}) {
+function measure(argv, { memory = false, keepOutput = false, env: baseEnv = CANDIDATE_ENV } = {}) {
   const outPath = join(WORK, 'stdout.txt');
   const errPath = join(WORK, 'stderr.txt');
   const rssPath = join(WORK, 'rss.txt');
   rmSync(rssPath, { force: true });
   const out = openSync(outPath, 'w');
   const err = openSync(errPath, 'w');
-  const env = { ...process.env };
+  const env = { ...baseEnv };
   let args = argv.slice(1);
   if (memory) {
     env.BENCH_PEAK_RSS_FILE = rssPath;
@@ -111,7 +143,7 @@ function measure(argv, { memory = false, keepOutput = false } = {}) {
   }
   return new Promise((resolve) => {
     const start = performance.now();
-    const child = spawn(argv[0], args, { cwd: ROOT, env, stdio: ['ignore', out, err] });
+    const child = spawn(argv[0], args, { cwd: RUN_DIR, env, stdio: ['ignore', out, err] });
     closeSync(out);
     closeSync(err);
     const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
@@ -272,7 +304,8 @@ const classListOf = (server) => join(WORK, `${server.id}.classes.json`);
 
 /**
  * @typedef {{ id: 'floor' | 'ours' | 'inspector' | 'ours24', argv: string[], ok: (code: number | null) => boolean,
- *   count?: (stdout: string) => number | undefined, reference?: boolean }} Candidate
+ *   count?: (stdout: string) => number | undefined, reference?: boolean,
+ *   env?: NodeJS.ProcessEnv }} Candidate
  */
 
 /** @param {Server} server @returns {Candidate[]} */
@@ -346,7 +379,7 @@ async function bench(title, candidates) {
         r.dropped = 'not run: this server is slow to audit';
         continue;
       }
-      const sample = await measure(c.argv, { memory: true, keepOutput: true });
+      const sample = await measure(c.argv, { memory: true, keepOutput: true, env: c.env });
       roundCost += sample.ms;
       r.warmupMs.push(sample.ms);
       r.codes.add(sample.code);
@@ -384,7 +417,7 @@ async function bench(title, candidates) {
     // Rotate who goes first each round, so drift and order effects hit every candidate alike.
     for (const c of [...order.slice(shift), ...order.slice(0, shift)]) {
       const r = /** @type {Result} */ (results.get(c.id));
-      const sample = await measure(c.argv);
+      const sample = await measure(c.argv, { env: c.env });
       r.codes.add(sample.code);
       if (!c.ok(sample.code)) {
         r.failed = `exit ${sample.code ?? sample.signal}: ${lastLines(sample.stderr || sample.stdout)}`;
@@ -471,6 +504,9 @@ if (!ONLY || ONLY.has('cold')) {
     'cold start',
     [
       { id: 'node', argv: [NODE, '-e', '0'], ok: () => true },
+      ...(EXTRA_CA
+        ? [{ id: 'nodeCa', argv: [NODE, '-e', '0'], ok: () => true, env: process.env }]
+        : []),
       ...(INSPECTOR_ON && inspector.node !== NODE
         ? [{ id: 'node24', argv: [inspector.node, '-e', '0'], ok: () => true }]
         : []),
@@ -704,13 +740,16 @@ const growthText = growthLines.length
       .replace(/\n{3,}/g, '\n\n')
       .trimEnd()}\n`
   : '';
-const targetsTable = table(['target', 'limit', 'measured', 'result'], targets);
+const targetsTable = targets.length
+  ? table(['target', 'limit', 'measured', 'result'], targets)
+  : 'No target was measured in this run.\n';
 
 // Cold start and bundles
 let coldTable = '';
 if (cold) {
   const label = {
     node: `\`node -e 0\` (Node ${process.version} alone, for reference)`,
+    nodeCa: `\`node -e 0\` with NODE_EXTRA_CA_CERTS as set here (removed everywhere else)`,
     node24: `\`node -e 0\` with the Inspector's Node ${INSPECTOR_ON ? inspector.nodeVersion : ''}`,
     help: '`node dist/cli.js --help`',
     action: '`node dist/index.js` (no inputs)',
@@ -727,12 +766,53 @@ if (cold) {
     ]),
   );
 }
+/**
+ * The files a bundle loads: itself and what it imports, statically only (what loads at start)
+ * or also through import() (everything it can load). Follows relative specifiers in the output.
+ * @param {string} entry @param {boolean} dynamic
+ */
+function closure(entry, dynamic) {
+  const seen = new Set([entry]);
+  const queue = [entry];
+  const patterns = [
+    /\b(?:import|export)\s*(?:[^'"();]*?\bfrom\s*)?["'](\.{1,2}\/[^"']+)["']/g,
+    ...(dynamic ? [/\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g] : []),
+  ];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    const text = readFileSync(file, 'utf8');
+    for (const pattern of patterns)
+      for (const match of text.matchAll(pattern)) {
+        const target = join(dirname(file), match[1] ?? '');
+        if (!seen.has(target) && existsSync(target)) {
+          seen.add(target);
+          queue.push(target);
+        }
+      }
+  }
+  return [...seen];
+}
+/** @param {string[]} files */
+const sizeOf = (files) => {
+  const bytes = files.reduce((sum, f) => sum + statSync(f).size, 0);
+  const gz = files.reduce((sum, f) => sum + gzipSync(readFileSync(f)).length, 0);
+  return `${kb(bytes)} (gzip ${kb(gz)})`;
+};
+const distFiles = allFiles(DIST).filter((f) => /\.m?js$/.test(f));
 const bundleTable = table(
-  ['bundle', 'bytes', 'size', 'gzip'],
-  [CLI, ACTION].map((file) => {
-    const bytes = statSync(file).size;
-    return [relative(ROOT, file), int(bytes), kb(bytes), kb(gzipSync(readFileSync(file)).length)];
-  }),
+  ['bundle', 'entry file', 'loaded at start (files)', 'all it can load (files)'],
+  [
+    ...[CLI, ACTION].map((file) => {
+      const start = closure(file, false);
+      const all = closure(file, true);
+      return [
+        `dist/${relative(DIST, file)}`,
+        sizeOf([file]),
+        `${sizeOf(start)} (${start.length})`,
+        `${sizeOf(all)} (${all.length})`,
+      ];
+    }),
+    ['dist/ in all', '', '', `${sizeOf(distFiles)} (${distFiles.length})`],
+  ],
 );
 
 const serverCmd = '<server>';
@@ -762,8 +842,14 @@ const machine = [
   `- Node: ${process.version} (floor, ours and every server); Inspector on ${INSPECTOR_ON ? `Node ${inspector.nodeVersion}` : 'n/a'}`,
   `- CPU: ${cpuModel}, ${cpus().length} cores; memory ${(totalmem() / 2 ** 30).toFixed(0)} GiB; ${process.platform} ${release()}`,
   `- Load average (1 min) at start and end: ${loadBefore.toFixed(2)}, ${loadavg()[0].toFixed(2)} on ${cpus().length} cores${Math.max(loadBefore, loadavg()[0]) > cpus().length * 0.75 ? ' (other work competed for the CPU: expect noise)' : ''}`,
+  ...(EXTRA_CA
+    ? [
+        '- NODE_EXTRA_CA_CERTS is set in this environment and was removed from every measured process (Node 20 loads it at each start: see the cold start)',
+      ]
+    : []),
   `- Inspector: ${INSPECTOR_ON ? `@modelcontextprotocol/inspector ${inspector.version}` : inspector.skipped}`,
   `- Synthetic server: \`${relative(ROOT, MANY)}\` (pages of 100)`,
+  `- Bundles: dist/ at ${gitHead || 'an unknown commit'}${distDirty ? ' with uncommitted changes' : ''}, copied at the start and measured from the copy (fingerprint ${distFingerprint})`,
   `- Rounds: up to ${WARMUPS} warm-up (these measure peak RSS) and ${RUNS} timed per server (fewer to fit ${BUDGET_MS / 1000} s per server: at least 3, or 2 when one round takes over half of that); benchmark took ${elapsed.toFixed(0)} s`,
 ].join('\n');
 
@@ -863,7 +949,7 @@ async function profile() {
     sections.push(
       `### ${server.label}: ${Math.round(sample.ms)} ms wall (profiled), ${Math.round(total)} ms sampled`,
       '',
-      table(['function (dist/cli.js line unless named)', 'self ms', 'share'], rows),
+      table(['function (file:line)', 'self ms', 'share'], rows),
     );
   }
   // When does each candidate start the server? A stamp hook in the server's node records the

@@ -178,12 +178,74 @@ async function auditServer(
   else findings.push(...driftFindings(diffRecords(head, live), updateCommand, settings.classList));
   // Without a base, the class list at HEAD is what the live server is compared to.
   const reference =
-    base === undefined ? (classList ? head : undefined) : recordsOf(base ?? undefined, name);
+    base === undefined
+      ? classList
+        ? head
+        : undefined
+      : (renamedServerRecords(base, name, settings) ?? recordsOf(base ?? undefined, name));
+  if (base && reference && !recordsOf(base, name).size && reference.size)
+    findings.push(
+      finding(
+        'tool-renamed',
+        undefined,
+        `The server now calls itself "${name}"; the base class list records its tools under "${[...reference.values()][0]?.server}". They are compared as one server.`,
+        {
+          fix: 'Pin the name with --server-name (the server-name input) so the class list keys stay stable.',
+        },
+      ),
+    );
   if (reference) {
     report.changes = diffRecords(reference, live);
     findings.push(...changeFindings(report.changes));
   }
   return report;
+}
+
+/**
+ * A single server whose reported name changed would otherwise match nothing in the base and hide
+ * every dropped hint as "added" tools: when one unnamed server is audited and the base records
+ * exactly one other server, that server's entries are the reference, re-keyed under the new name.
+ */
+function renamedServerRecords(
+  base: ClassList | null,
+  name: string,
+  settings: Settings,
+): Map<string, ToolRecord> | undefined {
+  if (!base || settings.servers.length !== 1 || settings.servers[0]?.name !== undefined)
+    return undefined;
+  if (recordsOf(base, name).size) return undefined;
+  const others = new Set([...base.tools.values()].map((r) => r.server));
+  if (others.size !== 1) return undefined;
+  const [old] = [...others] as [string];
+  return new Map(
+    [...recordsOf(base, old).values()].map((r) => [
+      fullToolName(name, r.tool),
+      { ...r, server: name },
+    ]),
+  );
+}
+
+/** Class-list servers that no audited server answers to: drift, unless only some were audited. */
+function staleServers(
+  classList: ClassList | undefined,
+  audited: string[],
+  settings: Settings,
+  updateCommand: string,
+): Finding[] {
+  if (!classList || settings.partial) return [];
+  const counts = new Map<string, number>();
+  for (const r of classList.tools.values())
+    if (!audited.includes(r.server)) counts.set(r.server, (counts.get(r.server) ?? 0) + 1);
+  return [...counts].map(([server, n]) =>
+    finding(
+      'unrecorded-change',
+      undefined,
+      `The class list records ${n} tool${n === 1 ? '' : 's'} of server "${server}", but no audited server has that name (this run audited ${audited.map((a) => `"${a}"`).join(', ')}).`,
+      {
+        fix: `If the server was renamed, pin its name with --server-name ${server} (the server-name input); otherwise run \`${updateCommand}\` and commit ${settings.classList}.`,
+      },
+    ),
+  );
 }
 
 function liveRecords(server: string, tools: ClassifiedTool[]): Map<string, ToolRecord> {
@@ -319,13 +381,21 @@ export async function runAudit(settings: Settings, options: AuditOptions): Promi
     findings: [],
   };
   if (options.mode === 'update') {
-    const next = updatedClassList(existing?.list, servers);
+    const next = updatedClassList(existing?.list, servers, !settings.partial);
     const text = serializeClassList(next);
     report.classListWritten = text !== existing?.text;
     if (report.classListWritten) await writeFileAtomic(settings.classList, text);
     return report;
   }
   if (options.mode === 'check') {
+    servers[0]?.findings.push(
+      ...staleServers(
+        existing?.list,
+        names,
+        settings,
+        options.updateCommand ?? 'npx mcp-annotation-auditor update',
+      ),
+    );
     report.findings = applyPolicy(
       servers,
       settings,
@@ -344,8 +414,13 @@ export async function runAudit(settings: Settings, options: AuditOptions): Promi
 export function updatedClassList(
   existing: ClassList | undefined,
   servers: ServerReport[],
+  complete: boolean,
 ): ClassList {
-  const tools = new Map(existing?.tools ?? []);
+  const audited = new Set(servers.map((s) => s.server));
+  // A full update rewrites the list: servers no longer configured (or renamed) leave it.
+  const tools = new Map(
+    [...(existing?.tools ?? [])].filter(([, r]) => !complete || audited.has(r.server)),
+  );
   for (const report of servers) {
     const before = recordsOf(existing, report.server);
     const live = liveRecords(report.server, report.tools);

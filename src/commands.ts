@@ -242,6 +242,7 @@ export async function runCli(argv: string[]): Promise<CliResult> {
       entry.includes('=') ? `${entry.slice(0, entry.indexOf('='))}=<value>` : entry,
     );
   if (values.cwd !== undefined) updateArgs.push('--cwd', values.cwd);
+  if (era !== undefined && era !== 'legacy') updateArgs.push('--protocol-era', era);
   if (values.url !== undefined) updateArgs.push('--url', values.url);
   if (values.start !== undefined) updateArgs.push('--start', values.start);
   if (serverCommand.length) updateArgs.push('--', ...serverCommand);

@@ -1,5 +1,5 @@
 import type { ServerReport } from './audit.js';
-import { markdownSafe } from './escape.js';
+import { codeSpanSafe } from './escape.js';
 import type { GitHubClient, RepoRef } from './github.js';
 import {
   countsOf,
@@ -56,7 +56,7 @@ function fitTable(table: string, budget: number, what: string, summaryUrl?: stri
 export function renderComment(report: ServerReport, context: CommentContext): string {
   const counts = countsOf(report.tools, report.findings, report.changes);
   const failed = serverFailed(report, context.failOn);
-  const server = markdownSafe(report.server, 64);
+  const server = codeSpanSafe(report.server, 64);
   const clean = !failed && counts.changed === 0 && report.findings.length === 0;
   const head = [
     commentMarker(report.server),
@@ -73,7 +73,7 @@ export function renderComment(report: ServerReport, context: CommentContext): st
   const accept = [
     '#### Accepting a change',
     '',
-    `The reviewed classes live in \`${context.classList}\`. To accept a change, run \`${context.updateCommand.replace(/`/g, "'")}\` and commit the file: reviewers (and CODEOWNERS) see exactly what changed in its diff.${context.approveLabel ? ` A dropped hint or a relaxed class that is intended can be approved with the \`${markdownSafe(context.approveLabel, 50)}\` label.` : ''}`,
+    `The reviewed classes live in \`${context.classList}\`. To accept a change, run \`${context.updateCommand.replace(/`/g, "'")}\` and commit the file: reviewers (and CODEOWNERS) see exactly what changed in its diff.${context.approveLabel ? ` A dropped hint or a relaxed class that is intended can be approved with the \`${codeSpanSafe(context.approveLabel, 50)}\` label.` : ''}`,
     '',
   ];
   let budget = BUDGET - head.join('\n').length - accept.join('\n').length - 500;

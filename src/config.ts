@@ -40,6 +40,8 @@ export interface Settings {
   waivers: Waiver[];
   approveLabel?: string;
   limits: ListLimits;
+  /** Only some of the configured servers are audited (--server): others' entries are left alone. */
+  partial: boolean;
 }
 
 const envSchema = z
@@ -315,7 +317,7 @@ export function resolveSettings(
     const [command, ...args] = flags.command as [string, ...string[]];
     servers = [
       {
-        ...(flags.serverName !== undefined ? { name: flags.serverName } : {}),
+        ...(flags.serverName !== undefined ? { name: normalizeServerName(flags.serverName) } : {}),
         era,
         target: {
           kind: 'stdio',
@@ -345,7 +347,7 @@ export function resolveSettings(
     }
     servers = [
       {
-        ...(flags.serverName !== undefined ? { name: flags.serverName } : {}),
+        ...(flags.serverName !== undefined ? { name: normalizeServerName(flags.serverName) } : {}),
         era,
         target,
       },
@@ -376,7 +378,7 @@ export function resolveSettings(
       return server;
     });
     if (servers.length === 1 && flags.serverName !== undefined)
-      (servers[0] as ServerSettings).name = flags.serverName;
+      (servers[0] as ServerSettings).name = normalizeServerName(flags.serverName);
   }
   if (!servers.length)
     throw new AuditError(
@@ -385,6 +387,7 @@ export function resolveSettings(
     );
   const settings: Settings = {
     servers,
+    partial: Boolean(flags.only?.length),
     classList: flags.classList ?? file?.classList ?? DEFAULT_CLASS_LIST,
     policies: flags.policies ?? file?.policies ?? DEFAULT_POLICIES,
     failOn: flags.failOn ?? file?.failOn ?? 'error',

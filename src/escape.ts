@@ -17,31 +17,41 @@ export function terminalSafe(text: string, max = 80): string {
   );
 }
 
-/** Characters with an HTML meaning (or a mention) become entities. */
+/** Characters with an HTML meaning become entities. */
 const ENTITIES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
   '>': '&gt;',
   '"': '&quot;',
-  '@': '&#64;',
 };
 
+/** U+2060 WORD JOINER: invisible, and no user name, issue number or URL runs across it. */
+const JOINER = '\u2060';
+
 /**
- * For GitHub markdown (tables, lists, headings): HTML characters and `@` become entities,
- * markdown punctuation is backslash-escaped, line breaks become spaces, autolinks are broken, and
- * the text is bounded. The result cannot break a table cell, open a tag or a comment (so cannot
- * forge our marker), make a link, or @-mention anyone.
+ * For GitHub markdown (tables, lists, headings): HTML characters become entities, markdown
+ * punctuation is backslash-escaped, line breaks become spaces, and the text is bounded. GitHub
+ * decodes entities and escapes before it links mentions, issue references and bare URLs, so
+ * those are broken with an invisible word joiner instead. The result cannot break a table cell,
+ * open a tag or a comment (so cannot forge our marker), make a link, or notify anyone.
  */
 export function markdownSafe(text: string, max = 100): string {
   return (
     bound(text, max)
       .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
       // Invisible and bidirectional controls could hide or reorder what reviewers read.
-      .replace(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '')
-      .replace(/[\\`*_~[\]|#!]/g, (c) => `\\${c}`)
-      .replace(/[&<>"@]/g, (c) => ENTITIES[c] ?? c)
-      // GitHub autolinks bare URLs and www. names even without link syntax.
-      .replace(/:\/\//g, '&#58;//')
-      .replace(/www\./gi, (w) => `${w.slice(0, 3)}&#46;`)
+      .replace(/[\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]/g, '')
+      .replace(/[\\`*_~[\]|!]/g, (c) => `\\${c}`)
+      .replace(/[&<>"]/g, (c) => ENTITIES[c] ?? c)
+      .replace(/[@#]/g, (c) => `${c}${JOINER}`)
+      .replace(/:\/\//g, `:${JOINER}//`)
+      .replace(/www\./gi, (w) => `${w.slice(0, 3)}${JOINER}.`)
   );
+}
+
+/** For inside a markdown code span: no backticks or line breaks, bounded; nothing else needed. */
+export function codeSpanSafe(text: string, max = 100): string {
+  return bound(text, max)
+    .replace(/[\p{Cc}\u2028\u2029`]+/gu, ' ')
+    .replace(/[\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]/g, '');
 }

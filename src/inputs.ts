@@ -18,6 +18,8 @@ export interface ActionInputs {
   prNumber?: number;
   workingDirectory?: string;
   sarifFile?: string;
+  /** A JSON report of an earlier run to comment from, instead of auditing. */
+  reportFile?: string;
 }
 
 function invalid(input: string, value: string, expected: string): AuditError {
@@ -174,6 +176,16 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
   }
   const cwd = getOptionalInput('working-directory', env);
   if (cwd !== undefined) inputs.workingDirectory = cwd;
+  const reportFile = getOptionalInput('report-file', env);
+  if (reportFile !== undefined) {
+    if (inputs.mode !== 'check')
+      throw invalid(
+        'report-file',
+        reportFile,
+        'used with mode: check (it comments from an earlier audit)',
+      );
+    inputs.reportFile = reportFile;
+  }
   const sarif = getOptionalInput('sarif-file', env);
   if (sarif !== undefined) inputs.sarifFile = sarif;
   return inputs;

@@ -4,10 +4,17 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { appendSummary, issueAnnotation, setOutput, setSecret } from './actions.js';
 import { allFindings, runAudit, type AuditOptions, type Report } from './audit.js';
-import { DEFAULT_CLASS_LIST, fullToolName, lineOfTool } from './classlist.js';
-import { renderComment, serverFailed, upsertComment } from './comment.js';
+import { DEFAULT_CLASS_LIST, fullToolName, lineOfTool, parseClassList } from './classlist.js';
+import {
+  commentMarker,
+  renderComment,
+  serverFailed,
+  upsertComment,
+  type CommentContext,
+} from './comment.js';
 import { readConfigFile, resolveSettings, type Settings } from './config.js';
 import { describeError, getErrorMessage } from './errors.js';
+import { codeSpanSafe, markdownSafe, terminalSafe } from './escape.js';
 import {
   GitHubClient,
   GitHubError,
@@ -19,6 +26,7 @@ import {
 import { readInputs, type ActionInputs } from './inputs.js';
 import { renderJson, renderMarkdown, reportCounts, verdictLine } from './render.js';
 import { bySeverity } from './rules.js';
+import { readReportFile } from './reportfile.js';
 import { renderSarif } from './sarif.js';
 import { VERSION } from './version.js';
 
@@ -94,11 +102,21 @@ function updateCommandFor(inputs: ActionInputs): string {
   if (o.classList !== undefined && o.classList !== DEFAULT_CLASS_LIST)
     args.push('--class-list', o.classList);
   if (o.serverName !== undefined) args.push('--server-name', o.serverName);
+  for (const name of o.only ?? []) args.push('--server', name);
+  if (o.era !== undefined && o.era !== 'legacy') args.push('--protocol-era', o.era);
+  // Values may be secrets: name the variable only.
+  for (const entry of o.env ?? [])
+    args.push(
+      '--env',
+      entry.includes('=') ? `${entry.slice(0, entry.indexOf('='))}=<value>` : entry,
+    );
   if (o.url !== undefined) args.push('--url', o.url);
+  if (o.start?.length) args.push('--start', o.start.join(' '));
   if (o.command?.length) args.push('--', ...o.command);
-  return args
+  const command = args
     .map((a) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`))
     .join(' ');
+  return inputs.workingDirectory ? `cd ${inputs.workingDirectory} && ${command}` : command;
 }
 
 /** Workflow annotations on the class-list lines of the tools concerned, most severe first. */
@@ -118,7 +136,10 @@ function annotate(report: Report, classListText: string | undefined, file: strin
     .concat(report.findings.map((f) => ({ f, line: undefined })))
     .sort((a, b) => bySeverity(a.f, b.f));
   for (const { f, line } of located.slice(0, MAX_ANNOTATIONS)) {
-    const message = `${f.tool !== undefined ? `${f.tool}: ` : ''}${f.message}${f.fix ? ` ${f.fix}` : ''}`;
+    const message = terminalSafe(
+      `${f.tool !== undefined ? `${f.tool}: ` : ''}${f.message}${f.fix ? ` ${f.fix}` : ''}`,
+      600,
+    );
     issueAnnotation(f.severity, message, {
       ...(classListText !== undefined ? { file, line: line ?? 1 } : {}),
       title: `mcp-annotation-auditor: ${f.rule}`,
@@ -133,60 +154,117 @@ function annotate(report: Report, classListText: string | undefined, file: strin
 
 async function postComments(
   report: Report,
-  settings: Settings,
-  inputs: ActionInputs,
-  client: GitHubClient,
-  repo: RepoRef,
-  prNumber: number,
+  context: CommentContext,
+  mode: ActionInputs['comment'],
+  target: CommentTarget,
   summaryUrl: string | undefined,
 ): Promise<{ ids: number[]; notes: string[] }> {
   const ids: number[] = [];
   const notes: string[] = [];
   for (const server of report.servers) {
     const body = renderComment(server, {
-      failOn: settings.failOn,
-      classList: settings.classList,
-      updateCommand: updateCommandFor(inputs),
-      ...(settings.approveLabel !== undefined ? { approveLabel: settings.approveLabel } : {}),
+      ...context,
       ...(summaryUrl !== undefined ? { summaryUrl } : {}),
     });
     const create =
-      inputs.comment === 'always' ||
-      server.changes.length > 0 ||
-      serverFailed(server, settings.failOn);
+      mode === 'always' || server.changes.length > 0 || serverFailed(server, context.failOn);
     try {
-      const result = await upsertComment(client, repo, prNumber, server.server, body, create);
+      const result = await upsertComment(
+        target.client,
+        target.repo,
+        target.prNumber,
+        server.server,
+        body,
+        create,
+      );
       if (result.id !== undefined) ids.push(result.id);
       notes.push(
         `Comment for ${server.server}: ${result.action}${result.id !== undefined ? ` (#${result.id})` : ''}.`,
       );
     } catch (error) {
-      if (
-        error instanceof GitHubError &&
-        (error.status === 403 || error.status === 401 || error.status === 404)
-      ) {
-        const message = `Could not comment on PR #${prNumber} (HTTP ${error.status}): the token may not write to this pull request, as on pull requests from forks. The full report is in this job summary; see the README for the workflow_run setup that comments on fork PRs.`;
-        issueAnnotation('notice', message);
-        notes.push(message);
-      } else throw error;
+      // The pass/fail follows the findings, never the comment.
+      const status = error instanceof GitHubError ? error.status : undefined;
+      const message =
+        status === 403 || status === 401 || status === 404
+          ? `Could not comment on PR #${target.prNumber} (HTTP ${status}): the token may not write to this pull request, as on pull requests from forks. The full report is in this job summary; see the README for the workflow_run setup that comments on fork PRs.`
+          : `Could not comment on PR #${target.prNumber}: ${getErrorMessage(error)}. The full report is in this job summary.`;
+      issueAnnotation(status === undefined || status >= 500 ? 'warning' : 'notice', message);
+      notes.push(message);
     }
   }
   return { ids, notes };
 }
 
-/** The action: inputs -> audit -> outputs, summary, annotations, comment. */
+/**
+ * The token is for the comment alone. Even when a variable or header that holds it is named for
+ * the server, it is withheld, with a warning.
+ */
+function withholdToken(settings: Settings, token: string): void {
+  for (const server of settings.servers) {
+    const target = server.target;
+    const places = [
+      target.kind === 'stdio' ? target.spawn.env : target.start?.env,
+      target.kind === 'http' ? target.headers : undefined,
+    ];
+    for (const place of places)
+      for (const [key, value] of Object.entries(place ?? {}))
+        if (value.includes(token)) {
+          delete place?.[key];
+          issueAnnotation(
+            'warning',
+            `${key} holds the github-token; it was not passed to the server under audit.`,
+          );
+        }
+  }
+}
+
+interface CommentTarget {
+  client: GitHubClient;
+  repo: RepoRef;
+  prNumber: number;
+}
+
+function summaryUrlOf(env: NodeJS.ProcessEnv): string | undefined {
+  return env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
+    ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
+    : undefined;
+}
+
+/**
+ * When the audit cannot run, an existing sticky comment must not keep showing an old green state:
+ * it is updated (never created) to say so.
+ */
+async function markCommentsFailed(
+  target: CommentTarget,
+  servers: string[],
+  error: unknown,
+): Promise<void> {
+  const body = (server: string) =>
+    `${commentMarker(server)}\n### ❌ MCP tool annotations for \`${codeSpanSafe(server, 64)}\`: the audit could not run\n\n${markdownSafe(describeError(error), 2_000)}\n\nSee the job log for details.\n`;
+  for (const server of servers)
+    await upsertComment(
+      target.client,
+      target.repo,
+      target.prNumber,
+      server,
+      body(server),
+      false,
+    ).catch(() => undefined);
+}
+
+/** The action: inputs -> audit (or a report file) -> summary, outputs, annotations, comment. */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  let target: CommentTarget | undefined;
+  let serverNames: string[] = [];
   try {
     const inputs = readInputs(env);
     if (inputs.token) setSecret(inputs.token);
     const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
     if (inputs.workingDirectory) process.chdir(resolve(workspace, inputs.workingDirectory));
     const file = await readConfigFile(inputs.config, inputs.configRequired);
-    const settings = resolveSettings(file, inputs.config, inputs.overrides);
-    const event = await readEvent(env.GITHUB_EVENT_PATH);
     const repo = readRepo(env);
     const client = inputs.token ? new GitHubClient(inputs.token, env.GITHUB_API_URL) : undefined;
-
+    const event = await readEvent(env.GITHUB_EVENT_PATH);
     let pull: PullRequestInfo | undefined = event.pull_request
       ? pullInfo(event.pull_request)
       : undefined;
@@ -202,76 +280,99 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         });
     }
     const prNumber = inputs.prNumber ?? pull?.number;
-    const classListRepoPath = repoRelative(settings.classList, env);
-    const options: AuditOptions = { mode: inputs.mode, updateCommand: updateCommandFor(inputs) };
-    if (inputs.mode === 'check' && pull) {
-      try {
-        options.base = {
-          text: await readBase(client, repo, classListRepoPath, pull.baseSha),
-          label: `the base commit ${pull.baseSha.slice(0, 12)}`,
-        };
-      } catch (error) {
-        issueAnnotation(
-          'warning',
-          `${getErrorMessage(error)}. Comparing with the class list at HEAD only.`,
-        );
-      }
-    }
-    if (settings.approveLabel && pull?.labels.includes(settings.approveLabel))
-      options.approved = true;
+    if (client && repo && prNumber !== undefined && inputs.comment !== 'never')
+      target = { client, repo, prNumber };
 
-    const report = await runAudit(settings, options);
+    let report: Report;
+    let settings: Settings | undefined;
+    let reportPath: string;
+    let classListRepoPath: string;
+    if (inputs.reportFile) {
+      // A trusted workflow_run job: the audit ran in the PR's own workflow; only comment here.
+      report = await readReportFile(inputs.reportFile);
+      reportPath = resolve(inputs.reportFile);
+      classListRepoPath = report.classList;
+    } else {
+      settings = resolveSettings(file, inputs.config, inputs.overrides);
+      serverNames = settings.servers.flatMap((s) => (s.name !== undefined ? [s.name] : []));
+      if (inputs.token) withholdToken(settings, inputs.token);
+      classListRepoPath = repoRelative(settings.classList, env);
+      const options: AuditOptions = { mode: inputs.mode, updateCommand: updateCommandFor(inputs) };
+      if (inputs.mode === 'check' && pull) {
+        try {
+          const text = await readBase(client, repo, classListRepoPath, pull.baseSha);
+          // A base that does not parse must not block the PR that repairs it.
+          if (text !== null) parseClassList(text, `${classListRepoPath} at the base commit`);
+          options.base = { text, label: `the base commit ${pull.baseSha.slice(0, 12)}` };
+        } catch (error) {
+          issueAnnotation(
+            'warning',
+            `${terminalSafe(describeError(error), 600)} Comparing with the class list at HEAD only.`,
+          );
+        }
+      }
+      if (settings.approveLabel && pull?.labels.includes(settings.approveLabel))
+        options.approved = true;
+      report = await runAudit(settings, options);
+      serverNames = report.servers.map((s) => s.server);
+      reportPath = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'report.json');
+      await mkdir(dirname(reportPath), { recursive: true });
+      await writeFile(reportPath, renderJson(report));
+    }
     const counts = reportCounts(report);
-    const reportPath = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'report.json');
-    await mkdir(dirname(reportPath), { recursive: true });
-    await writeFile(reportPath, renderJson(report));
-    const classListText = await readFile(settings.classList, 'utf8').catch(() => undefined);
+    const classListText = settings
+      ? await readFile(settings.classList, 'utf8').catch(() => undefined)
+      : undefined;
     if (inputs.sarifFile)
       await writeFile(
         inputs.sarifFile,
         renderSarif(report, classListText, classListRepoPath, VERSION),
       );
 
-    const summaryNotes: string[] = [];
-    let commentIds: number[] = [];
-    if (inputs.mode === 'check') {
-      annotate(report, classListText, classListRepoPath);
-      if (prNumber === undefined) summaryNotes.push('Not a pull request: no comment.');
-      else if (inputs.comment === 'never') summaryNotes.push('Commenting is off (comment: never).');
-      else if (!client || !repo) {
-        const message =
-          'No github-token (or GITHUB_REPOSITORY): the report is in the job summary only.';
-        issueAnnotation('notice', message);
-        summaryNotes.push(message);
-      } else {
-        const summaryUrl =
-          env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
-            ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
-            : undefined;
-        const posted = await postComments(
-          report,
-          settings,
-          inputs,
-          client,
-          repo,
-          prNumber,
-          summaryUrl,
-        );
-        commentIds = posted.ids;
-        summaryNotes.push(...posted.notes);
-      }
-    }
-    appendSummary(`${renderMarkdown(report)}${summaryNotes.map((n) => `> ${n}`).join('\n')}\n`);
-
-    setOutput('result', report.mode === 'check' ? report.result : 'updated');
+    // The summary and outputs come first: nothing that happens to the comment can lose them.
+    appendSummary(renderMarkdown(report));
+    setOutput('result', report.mode === 'update' ? 'updated' : report.result);
     setOutput('error-count', counts.error);
     setOutput('warning-count', counts.warning);
     setOutput('notice-count', counts.notice);
     setOutput('changed-count', counts.changed);
     setOutput('tool-count', counts.tools);
     setOutput('report', reportPath);
-    setOutput('comment-id', commentIds.join(','));
     process.stdout.write(`${verdictLine(report)}\n`);
+
+    const notes: string[] = [];
+    let commentIds: number[] = [];
+    if (report.mode === 'check') {
+      if (settings) annotate(report, classListText, classListRepoPath);
+      if (prNumber === undefined) notes.push('Not a pull request: no comment.');
+      else if (inputs.comment === 'never') notes.push('Commenting is off (comment: never).');
+      else if (!target) {
+        const message =
+          'No github-token (or GITHUB_REPOSITORY): the report is in the job summary only.';
+        issueAnnotation('notice', message);
+        notes.push(message);
+      } else {
+        const context = {
+          failOn: report.failOn,
+          classList: report.classList,
+          updateCommand: updateCommandFor(inputs),
+          ...((settings?.approveLabel ?? inputs.overrides.approveLabel) !== undefined
+            ? { approveLabel: (settings?.approveLabel ?? inputs.overrides.approveLabel) as string }
+            : {}),
+        };
+        const posted = await postComments(
+          report,
+          context,
+          inputs.comment,
+          target,
+          summaryUrlOf(env),
+        );
+        commentIds = posted.ids;
+        notes.push(...posted.notes);
+      }
+    }
+    if (notes.length) appendSummary(notes.map((n) => `> ${n}`).join('\n'));
+    setOutput('comment-id', commentIds.join(','));
     if (report.mode === 'check' && report.result === 'failed') {
       const failing = allFindings(report).filter((f) => !f.waived).length;
       issueAnnotation(
@@ -282,7 +383,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     }
   } catch (error) {
     setOutput('result', 'error');
-    issueAnnotation('error', describeError(error));
+    issueAnnotation('error', terminalSafe(describeError(error), 2_000));
+    appendSummary(
+      `### MCP tool annotations: the audit could not run\n\n${markdownSafe(describeError(error), 2_000)}\n`,
+    );
+    if (target) await markCommentsFailed(target, serverNames, error);
     process.exitCode = 1;
   }
 }

@@ -172,7 +172,12 @@ function changeLine(c: ToolChange): string {
 
 function findingLine(f: Finding): string[] {
   const tag = f.waived ? `${f.severity} (waived)` : f.approved ? 'notice (approved)' : f.severity;
-  const row = [tag, f.rule, f.tool !== undefined ? terminalSafe(f.tool, 48) : '-', f.message];
+  const row = [
+    tag,
+    f.rule,
+    f.tool !== undefined ? terminalSafe(f.tool, 48) : '-',
+    terminalSafe(f.message, 400),
+  ];
   return row;
 }
 

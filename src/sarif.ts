@@ -1,5 +1,6 @@
 import type { Report } from './audit.js';
 import { fullToolName, lineOfTool } from './classlist.js';
+import { terminalSafe } from './escape.js';
 import { RULE_IDS, RULES } from './rules.js';
 
 const LEVEL = { error: 'error', warning: 'warning', notice: 'note' } as const;
@@ -24,7 +25,10 @@ export function renderSarif(
         ruleId: f.rule,
         level: LEVEL[f.severity],
         message: {
-          text: `${f.tool !== undefined ? `${f.tool}: ` : ''}${f.message}${f.fix ? ` ${f.fix}` : ''}`,
+          text: terminalSafe(
+            `${f.tool !== undefined ? `${f.tool}: ` : ''}${f.message}${f.fix ? ` ${f.fix}` : ''}`,
+            600,
+          ),
         },
         locations: [
           {

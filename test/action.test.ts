@@ -256,7 +256,7 @@ describe('the action, run as GitHub runs it', () => {
       for (const row of rows) expect(cells(row), row).toBe(width);
     }
     expect(body).toContain('&lt;img src=x onerror=alert(1)&gt;');
-    expect(body).toContain('&#64;some-org/team');
+    expect(body).toContain('@\u2060some-org/team');
   });
 
   it('keeps a 400-tool change list under the comment size limit', async () => {
@@ -374,6 +374,123 @@ describe('the action, run as GitHub runs it', () => {
     expect(run.outputs.result).toBe('updated');
     expect(await readFile(join(dir, 'mcp-tool-classes.json'), 'utf8')).toContain(
       '"mcp__notes__delete_note"',
+    );
+  });
+
+  it('settings in the config file take effect when the workflow sets no input', async () => {
+    const { dir, base } = await workspace(api, spec);
+    await writeFile(
+      join(dir, '.github-config.yml'),
+      'classList: tools.json\nfailOn: never\npolicies: [explicit]\n',
+    );
+    const run = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(base), config: '.github-config.yml', comment: 'never' },
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('There is no class list at tools.json yet.');
+    expect(run.stdout).toContain('(fail-on: never)');
+  });
+
+  it('a 502 from the API while commenting keeps the summary and outputs, and the exit follows the findings', async () => {
+    const { dir } = await workspace(api, spec);
+    const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
+    await runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...relaxed]);
+    api.failNext({ method: 'POST', path: /\/comments$/, status: 502, message: 'Server Error' });
+    const run = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(relaxed), policies: 'claude' },
+    });
+    expect(run.code).toBe(0);
+    expect(run.outputs).toMatchObject({ result: 'passed', 'changed-count': '1', 'comment-id': '' });
+    expect(run.stdout).toMatch(/::warning::Could not comment on PR #1: POST .* 502/);
+    expect(run.summary).toContain('edit → **read**');
+  });
+
+  it('when the audit cannot run, the summary says why and an existing comment stops showing green', async () => {
+    const { dir } = await workspace(api, spec);
+    const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
+    await runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...relaxed]);
+    const first = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(relaxed), 'server-name': 'notes', policies: 'claude' },
+    });
+    expect(first.code).toBe(0);
+    const broken = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: {
+        command: quote(['node', join(SERVERS, 'exit-at-once.mjs')]),
+        'server-name': 'notes',
+      },
+    });
+    expect(broken.code).toBe(1);
+    expect(broken.outputs.result).toBe('error');
+    expect(broken.summary).toContain('the audit could not run');
+    expect(broken.summary).toContain('fatal: missing config');
+    expect(api.commentsOn(1)).toHaveLength(1);
+    expect(api.commentsOn(1)[0]?.body).toContain(
+      '❌ MCP tool annotations for `notes`: the audit could not run',
+    );
+  });
+
+  it('a variable named for the server that holds the token is withheld, with a warning', async () => {
+    const dir = await tempDir();
+    const dump = join(dir, 'env.json');
+    const run = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: {
+        command: quote(['node', join(SERVERS, 'env-dump.mjs'), dump]),
+        env: 'GITHUB_TOKEN\nOTHER=1',
+        comment: 'never',
+      },
+      env: { GITHUB_TOKEN: TOKEN },
+    });
+    expect(run.stdout).toContain(
+      '::warning::GITHUB_TOKEN holds the github-token; it was not passed to the server under audit.',
+    );
+    const seen = JSON.parse(await readFile(dump, 'utf8')) as Record<string, string>;
+    expect(seen.GITHUB_TOKEN).toBeUndefined();
+    expect(seen.OTHER).toBe('1');
+  });
+
+  it('report-file: a trusted workflow_run job comments from the uploaded report without running a server', async () => {
+    const { dir } = await workspace(api, spec);
+    const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
+    await runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...relaxed]);
+    const audit = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(relaxed), policies: 'claude', comment: 'never' },
+    });
+    expect(api.commentsOn(1)).toHaveLength(0);
+    const trusted = await tempDir();
+    const run = await runAction({
+      workspace: trusted,
+      apiUrl: api.url,
+      eventName: 'workflow_run',
+      event: { action: 'completed', workflow_run: { id: 1 } },
+      inputs: { 'report-file': audit.outputs.report ?? '', 'pr-number': '1' },
+    });
+    expect(run.code, run.stdout).toBe(0);
+    expect(api.commentsOn(1)).toHaveLength(1);
+    expect(api.commentsOn(1)[0]?.body).toContain(
+      '| add\\_note | changed | edit → **read** | closed | readOnlyHint: `false` → `true` |',
+    );
+    const forged = join(trusted, 'forged.json');
+    await writeFile(forged, JSON.stringify({ schemaVersion: 1, result: 'passed', tools: 'x' }));
+    const bad = await runAction({
+      workspace: trusted,
+      apiUrl: api.url,
+      inputs: { 'report-file': forged, 'pr-number': '1' },
+    });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(
+      /::error::The report .*forged\.json is not a report of mcp-annotation-auditor/,
     );
   });
 });

@@ -297,6 +297,76 @@ describe('the class list story, over real server processes', () => {
     );
   });
 
+  it('a server that renames itself cannot hide a dropped hint or a relaxed class', async () => {
+    const own = await tempDir();
+    const ownList = join(own, 'classes.json');
+    const base = join(own, 'base.json');
+    expect((await runCli(['update', '--class-list', ownList, '--', ...original])).code).toBe(0);
+    await copyFile(ownList, base);
+    const renamed = await specServer(own, 'renamed.json', {
+      ...variant(spec, 'delete_note', (t) => ({
+        ...t,
+        annotations: { title: 'Delete note', readOnlyHint: true },
+      })),
+      name: 'notes2',
+    });
+    const drift = await runCli([
+      'check',
+      '--format',
+      'json',
+      '--policy',
+      'claude',
+      '--class-list',
+      ownList,
+      '--base',
+      base,
+      '--',
+      ...renamed,
+    ]);
+    expect(drift.code).toBe(1);
+    expect(rules(drift)).toEqual(
+      expect.arrayContaining([
+        'class-relaxed:delete_note',
+        'hint-dropped:delete_note',
+        'unrecorded-change:',
+      ]),
+    );
+    expect(
+      json(drift).findings.some(
+        (f) =>
+          f.rule === 'unrecorded-change' &&
+          f.message.includes(
+            'records 3 tools of server "notes", but no audited server has that name',
+          ),
+      ),
+    ).toBe(true);
+    // Recording the new name replaces the old server's entries, and the base still catches the drop.
+    expect((await runCli(['update', '--class-list', ownList, '--', ...renamed])).code).toBe(0);
+    expect(
+      Object.keys((await readList(ownList)).tools).every((k) => k.startsWith('mcp__notes2__')),
+    ).toBe(true);
+    const after = await runCli([
+      'check',
+      '--format',
+      'json',
+      '--policy',
+      'claude',
+      '--class-list',
+      ownList,
+      '--base',
+      base,
+      '--',
+      ...renamed,
+    ]);
+    expect(after.code).toBe(1);
+    expect(rules(after)).toEqual([
+      'class-relaxed:delete_note',
+      'hint-dropped:delete_note',
+      'reach-opened:delete_note',
+      'tool-renamed:',
+    ]);
+  });
+
   it('a class list with a syntax error gives exit 2, names the line, and is left unchanged', async () => {
     const broken = join(dir, 'broken.json');
     const text = '{\n  "version": 1,\n  "tools": {\n    "mcp__notes__x": {,\n  }\n}\n';

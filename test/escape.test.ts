@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bound, markdownSafe, terminalSafe } from '../src/escape.js';
+import { bound, codeSpanSafe, markdownSafe, terminalSafe } from '../src/escape.js';
 
 describe('markdownSafe', () => {
   it('keeps table cells intact and code spans closed', () => {
@@ -10,10 +10,12 @@ describe('markdownSafe', () => {
     expect(markdownSafe('<!-- mcp-annotation-auditor:notes -->')).not.toContain('<!--');
   });
   it('neither mentions nor links', () => {
-    expect(markdownSafe('@some-org/team')).toBe('&#64;some-org/team');
+    expect(markdownSafe('@some-org/team fixes #1 and octo/repo#2')).toBe(
+      '@\u2060some-org/team fixes #\u20601 and octo/repo#\u20602',
+    );
     expect(markdownSafe('[x](javascript:alert(1))')).toBe('\\[x\\](javascript:alert(1))');
     expect(markdownSafe('see https://evil.example and www.evil.example')).toBe(
-      'see https&#58;//evil.example and www&#46;evil.example',
+      'see https:\u2060//evil.example and www\u2060.evil.example',
     );
   });
   it('puts everything on one line and drops invisible controls', () => {
@@ -32,5 +34,12 @@ describe('terminalSafe', () => {
   });
   it('counts characters, not UTF-16 units, when bounding', () => {
     expect(bound('😀😀😀', 2)).toBe('😀…');
+  });
+});
+
+describe('codeSpanSafe', () => {
+  it('keeps names readable inside backticks and cannot close the span', () => {
+    expect(codeSpanSafe('my_server')).toBe('my_server');
+    expect(codeSpanSafe('a`b\nc')).toBe('a b c');
   });
 });

@@ -85,10 +85,6 @@ export async function runAction(options: {
   // The runner passes every declared input, with its default when the workflow sets none.
   const defaults: Record<string, string> = {
     config: '.github/mcp-annotation-auditor.yml',
-    'class-list': 'mcp-tool-classes.json',
-    policies: 'claude,openai',
-    'fail-on': 'error',
-    'protocol-era': 'legacy',
     mode: 'check',
     comment: 'auto',
   };

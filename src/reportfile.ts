@@ -1,0 +1,231 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import type { AuditedTool, Report, ServerReport } from './audit.js';
+import type { ToolRecord } from './classlist.js';
+import type { ToolChange } from './diff.js';
+import { AuditError } from './errors.js';
+import type { Finding } from './findings.js';
+import { RULE_IDS } from './rules.js';
+
+/*
+ * A JSON report written by an earlier run (the CLI's --format json, the action's `report`
+ * output), read back so that a trusted workflow_run job can comment on a fork's PR without
+ * running the fork's code. The file came from that untrusted run: it is validated here, and its
+ * text is escaped by the renderers like any server text.
+ */
+
+const MANY = 100_000;
+const text = z.string().max(100_000);
+const hintState = z.strictObject({
+  declared: z.boolean(),
+  value: z.boolean().optional(),
+  effective: z.boolean(),
+});
+const hints = z.strictObject({
+  readOnlyHint: hintState,
+  destructiveHint: hintState,
+  idempotentHint: hintState,
+  openWorldHint: hintState,
+});
+const recorded = z.union([z.boolean(), z.literal('absent')]);
+const recordedHints = z.strictObject({
+  readOnlyHint: recorded,
+  destructiveHint: recorded,
+  idempotentHint: recorded,
+  openWorldHint: recorded,
+});
+const cls = z.enum(['read', 'edit', 'delete']);
+const reach = z.enum(['open', 'closed']);
+const titleSource = z.enum(['tool', 'annotations', 'none']);
+const side = z
+  .looseObject({ class: cls, reach, hints: recordedHints, title: text, titleSource })
+  .nullable();
+const hintName = z.enum(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
+const severity = z.enum(['error', 'warning', 'notice']);
+
+const reportSchema = z.looseObject({
+  schemaVersion: z.literal(1),
+  mode: z.enum(['list', 'check', 'update']),
+  result: z.enum(['passed', 'failed']),
+  failOn: z.enum(['error', 'warning', 'notice', 'never']),
+  classList: text,
+  servers: z
+    .array(
+      z.looseObject({
+        server: text,
+        target: text,
+        era: z.enum(['legacy', 'modern', 'both']),
+        stdoutNoise: z.array(text).max(100).optional(),
+      }),
+    )
+    .max(1_000),
+  tools: z
+    .array(
+      z.looseObject({
+        server: text,
+        name: text,
+        fullName: text,
+        title: text,
+        titleSource,
+        class: cls,
+        reach,
+        hints,
+        description: text.optional(),
+      }),
+    )
+    .max(MANY),
+  findings: z
+    .array(
+      z.looseObject({
+        server: text.nullable(),
+        rule: z.enum(RULE_IDS as [string, ...string[]]),
+        severity,
+        tool: text.optional(),
+        message: text,
+        fix: text.optional(),
+        hints: z.array(hintName).optional(),
+        waived: z.looseObject({ reason: text, expires: text.optional() }).optional(),
+        approved: z.boolean().optional(),
+      }),
+    )
+    .max(MANY),
+  changes: z
+    .array(
+      z.looseObject({
+        server: text,
+        kind: z.enum(['added', 'removed', 'renamed', 'changed']),
+        name: text,
+        tool: text,
+        renamedFrom: text.optional(),
+        before: side,
+        after: side,
+        hints: z
+          .array(z.strictObject({ hint: hintName, before: recorded, after: recorded }))
+          .max(4),
+      }),
+    )
+    .max(MANY),
+});
+
+/** Rebuilds a Report from the JSON of an earlier run; an AuditError says what is wrong. */
+export function parseReport(json: string, path: string): Report {
+  let data: unknown;
+  try {
+    data = JSON.parse(json);
+  } catch (error) {
+    throw new AuditError(
+      `The report ${path} is not JSON: ${(error as Error).message}.`,
+      'Pass the file the audit step wrote (its report output).',
+    );
+  }
+  const parsed = reportSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AuditError(
+      `The report ${path} is not a report of mcp-annotation-auditor: ${issue ? `${issue.path.join('.') || 'top level'}: ${issue.message}` : 'invalid'}.`,
+      'Pass the JSON report the audit step wrote, from the same version of the action.',
+    );
+  }
+  const r = parsed.data;
+  const servers: ServerReport[] = r.servers.map((s) => ({
+    server: s.server,
+    target: s.target,
+    era: s.era,
+    stdoutNoise: s.stdoutNoise ?? [],
+    tools: r.tools
+      .filter((t) => t.server === s.server)
+      .map((t): AuditedTool => ({
+        name: t.name,
+        fullName: t.fullName,
+        title: t.title,
+        titleSource: t.titleSource,
+        class: t.class,
+        reach: t.reach,
+        hints: t.hints,
+        schemaHash: '',
+        ...(t.description !== undefined ? { description: t.description } : {}),
+      })),
+    findings: r.findings.filter((f) => f.server === s.server).map(toFinding),
+    changes: r.changes
+      .filter((c) => c.server === s.server)
+      .map((c): ToolChange => {
+        const prefix = `mcp__${s.server}__`;
+        const oldTool = c.renamedFrom?.startsWith(prefix)
+          ? c.renamedFrom.slice(prefix.length)
+          : c.tool;
+        const record = (x: NonNullable<z.infer<typeof side>>, tool: string): ToolRecord => ({
+          server: s.server,
+          tool,
+          class: x.class,
+          reach: x.reach,
+          hints: x.hints,
+          title: x.title,
+          titleSource: x.titleSource,
+          schema: '',
+        });
+        const change: ToolChange = {
+          kind: c.kind,
+          name: c.name,
+          tool: c.tool,
+          hints: c.hints,
+          titleChanged: Boolean(
+            c.before &&
+            c.after &&
+            (c.before.title !== c.after.title || c.before.titleSource !== c.after.titleSource),
+          ),
+        };
+        if (c.renamedFrom !== undefined) change.renamedFrom = c.renamedFrom;
+        if (c.before) change.before = record(c.before, oldTool);
+        if (c.after) change.after = record(c.after, c.tool);
+        return change;
+      }),
+  }));
+  return {
+    mode: r.mode,
+    result: r.result,
+    failOn: r.failOn,
+    classList: r.classList,
+    servers,
+    findings: r.findings.filter((f) => f.server === null).map(toFinding),
+  };
+}
+
+function toFinding(f: {
+  rule: string;
+  severity: Finding['severity'];
+  tool?: string | undefined;
+  message: string;
+  fix?: string | undefined;
+  hints?: Finding['hints'];
+  waived?: { reason: string; expires?: string | undefined } | undefined;
+  approved?: boolean | undefined;
+}): Finding {
+  const out: Finding = {
+    rule: f.rule as Finding['rule'],
+    severity: f.severity,
+    message: f.message,
+  };
+  if (f.tool !== undefined) out.tool = f.tool;
+  if (f.fix !== undefined) out.fix = f.fix;
+  if (f.hints !== undefined) out.hints = f.hints;
+  if (f.waived !== undefined)
+    out.waived = {
+      reason: f.waived.reason,
+      ...(f.waived.expires !== undefined ? { expires: f.waived.expires } : {}),
+    };
+  if (f.approved !== undefined) out.approved = f.approved;
+  return out;
+}
+
+export async function readReportFile(path: string): Promise<Report> {
+  let json: string;
+  try {
+    json = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new AuditError(
+      `Could not read the report ${path}: ${(error as Error).message}.`,
+      'Check the report-file input: the path of the downloaded artifact.',
+    );
+  }
+  return parseReport(json, path);
+}
