@@ -926,7 +926,7 @@ function topSelf(file, n = 12) {
 async function profile() {
   const sections = ['## Profile of `check` (--profile)', ''];
   const dir = join(WORK, 'profiles');
-  for (const id of ['example', 'filesystem', 'many-10000']) {
+  for (const id of ['example', 'filesystem', 'many-100', 'many-10000']) {
     const server = SERVERS.find((s) => s.id === id);
     if (!server || !existsSync(classListOf(server))) continue;
     rmSync(dir, { recursive: true, force: true });
@@ -961,7 +961,7 @@ async function profile() {
     `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(stampFile)}, String(performance.timeOrigin));\n`,
   );
   const rows = [];
-  for (const id of ['example', 'filesystem']) {
+  for (const id of ['example', 'filesystem', 'many-100']) {
     const server = SERVERS.find((s) => s.id === id);
     if (!server) continue;
     const stamped = {

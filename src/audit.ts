@@ -23,6 +23,7 @@ import {
 import { AuditError } from './errors.js';
 import { finding, type Finding } from './findings.js';
 import { listTools, type Listing, type ProtocolEra } from './listing.js';
+import { stopsSettled } from './process.js';
 import { checkPolicies } from './policies.js';
 import { bySeverity, meetsThreshold, RULES, type FailOn } from './rules.js';
 import { isMalformed, parseTool, type MalformedTool } from './tools.js';
@@ -355,6 +356,15 @@ export function readAtRef(ref: string, path: string, cwd?: string): Promise<stri
  * the class list (and the base), and for update write the class list.
  */
 export async function runAudit(settings: Settings, options: AuditOptions): Promise<Report> {
+  try {
+    return await auditServers(settings, options);
+  } finally {
+    // Every server we started is gone before the audit reports, on success or failure.
+    await stopsSettled();
+  }
+}
+
+async function auditServers(settings: Settings, options: AuditOptions): Promise<Report> {
   const existing = await readClassList(settings.classList);
   const base =
     options.base === undefined

@@ -93,10 +93,31 @@ function lineAt(text: string, offset: number): number {
   return line;
 }
 
-/** The line of a tool's key in the file, for annotations and error messages. */
-export function lineOfTool(text: string, fullName: string): number | undefined {
-  const at = text.indexOf(`${JSON.stringify(fullName)}:`);
-  return at < 0 ? undefined : lineAt(text, at);
+/**
+ * The line of every tool's key in the file, in one pass: annotations and error messages point at
+ * these lines, and looking each one up in the text would make a large list quadratic.
+ */
+export function toolLines(text: string): Map<string, number> {
+  const lines = new Map<string, number>();
+  let line = 1;
+  let start = 0;
+  while (start <= text.length) {
+    const end = text.indexOf('\n', start);
+    const row = text.slice(start, end < 0 ? text.length : end);
+    const key = /^\s*("mcp__(?:[^"\\]|\\.)*")\s*:/.exec(row)?.[1];
+    if (key !== undefined) {
+      try {
+        const name = JSON.parse(key) as string;
+        if (!lines.has(name)) lines.set(name, line);
+      } catch {
+        // Not a JSON string after all: no line for it.
+      }
+    }
+    if (end < 0) break;
+    start = end + 1;
+    line++;
+  }
+  return lines;
 }
 
 function syntaxLine(text: string, error: SyntaxError): { line: number; column?: number } {
@@ -135,21 +156,26 @@ export function parseClassList(text: string, path: string): ClassList {
     );
   }
   const tools = new Map<string, ToolRecord>();
+  // Only an error needs a line; most parses never build the index.
+  let lines: Map<string, number> | undefined;
+  const lineOf = (key: string) => {
+    lines ??= toolLines(text);
+    const line = lines.get(key);
+    return line ? ` (line ${line})` : '';
+  };
   for (const [key, raw] of Object.entries(file.data.tools)) {
     const parsed = recordSchema.safeParse(raw);
-    const line = lineOfTool(text, key);
-    const at = line ? ` (line ${line})` : '';
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new AuditError(
-        `The class list ${path} has a broken entry ${JSON.stringify(key)}${at}: ${issue ? `${issue.path.join('.') || 'entry'}: ${issue.message}` : 'invalid'}.`,
+        `The class list ${path} has a broken entry ${JSON.stringify(key)}${lineOf(key)}: ${issue ? `${issue.path.join('.') || 'entry'}: ${issue.message}` : 'invalid'}.`,
         'Only "reason" is meant to be edited by hand; run update to rewrite the rest.',
       );
     }
     const record: ToolRecord = parsed.data;
     if (key !== fullToolName(record.server, record.tool))
       throw new AuditError(
-        `The class list ${path} has an entry keyed ${JSON.stringify(key)}${at} for tool "${record.tool}" of server "${record.server}".`,
+        `The class list ${path} has an entry keyed ${JSON.stringify(key)}${lineOf(key)} for tool "${record.tool}" of server "${record.server}".`,
         `Its key must be ${JSON.stringify(fullToolName(record.server, record.tool))}; run update to rewrite it.`,
       );
     tools.set(key, record);

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import type { CliResult } from './commands.js';
+import module from 'node:module';
+import { quickAnswer, type CliResult } from './help.js';
 import { describeError } from './errors.js';
 import { parseEnvEntries, prestartServer, serverEnvironment, stopUnclaimed } from './process.js';
 
@@ -43,8 +44,16 @@ function prestart(argv: string[]): void {
 /** The CLI entry: run the command, print its output, set the exit code (0, 1, or 2). */
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
+  let result: CliResult | undefined = quickAnswer(argv);
+  if (result) {
+    process.stdout.write(result.stdout);
+    process.stderr.write(result.stderr);
+    process.exitCode = result.exitCode;
+    return;
+  }
   prestart(argv);
-  let result: CliResult;
+  // Node 22.1+ keeps compiled code between runs; the auditor runs in every PR.
+  (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   try {
     const { runCli } = await import('./commands.js');
     result = await runCli(argv);

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import { readAtRef, runAudit, type AuditOptions, type Mode } from './audit.js';
-import { DEFAULT_CLASS_LIST } from './classlist.js';
 import {
   DEFAULT_CONFIG,
   readConfigFile,
@@ -15,73 +14,7 @@ import { POLICIES, type Policy } from './policies.js';
 import { render, type Format } from './render.js';
 import type { FailOn } from './rules.js';
 
-import { VERSION } from './version.js';
-
-const COMMON_HELP = `Server (one of):
-  -- <command> [args...]     start a stdio server (everything after -- is its command line)
-  --url URL                  a Streamable HTTP endpoint; --header 'Name: value' (repeatable);
-                             --start 'command line' launches it first and stops it at the end
-  (neither)                  the servers listed in the config file
-Server options:
-  --env KEY=VALUE | KEY      add to the server's minimal environment (repeatable); a bare KEY
-                             passes this process's value through. Nothing else is inherited
-                             but PATH, HOME and the like: never GITHUB_TOKEN or other secrets.
-  --cwd DIR                  working directory for the server
-  --server-name NAME         name in mcp__<name>__<tool> (default: the server's own name)
-  --server NAME              audit only this server of the config file (repeatable)
-  --protocol-era ERA         legacy (default), modern (2026-07-28), or both
-  --start-timeout SECONDS    time to start and finish the handshake (default 30)
-  --list-timeout SECONDS     time for every page of tools/list (default 60)
-  --max-pages N, --max-tools N   bounds on the listing (default 1000 pages, 100000 tools)
-  --config FILE              config file (default ${DEFAULT_CONFIG} when it exists)
-  --format text|json|markdown   output format (default text)
-  -h, --help                 this help`;
-
-const HELP: Record<string, string> = {
-  main: `mcp-annotation-auditor ${VERSION}: keep an MCP server's tool annotations honest.
-
-Usage:
-  mcp-annotation-auditor list   [options] -- <command> [args...]
-  mcp-annotation-auditor check  [options] -- <command> [args...]
-  mcp-annotation-auditor update [options] -- <command> [args...]
-
-Commands:
-  list     list the server's tools with their hints, class (read/edit/delete) and reach
-  check    check annotations against directory policies and the committed class list
-  update   write the class list from the live server (commit it to accept a change)
-
-Run mcp-annotation-auditor <command> --help for its options.
-Exit codes: 0 passed, 1 findings at or above --fail-on, 2 the audit could not run.`,
-  list: `Usage: mcp-annotation-auditor list [options] -- <command> [args...]
-
-Lists every tool with each hint as declared true, declared false or absent (-), the class
-(read, edit, delete), the open/closed reach and the title. Exits 0 unless the audit cannot run.
-
-${COMMON_HELP}`,
-  check: `Usage: mcp-annotation-auditor check [options] -- <command> [args...]
-
-Checks each tool against the enabled policies and the class list, and (with a base) what
-the change does to the tool surface.
-
-Check options:
-  --policy LIST              claude,openai,explicit (default claude,openai; repeatable)
-  --fail-on LEVEL            error (default), warning, notice or never
-  --class-list FILE          the reviewed class list (default ${DEFAULT_CLASS_LIST})
-  --base FILE                the class list before the change, to compare with
-  --base-ref REF             read the base class list with git show REF:<class list>
-  --approved                 the change is approved: hint-dropped and class-relaxed become notices
-
-${COMMON_HELP}`,
-  update: `Usage: mcp-annotation-auditor update [options] -- <command> [args...]
-
-Writes the class list from the live server: sorted, stable, each tool's "reason" kept
-(also across a rename). Refuses to overwrite a file it cannot parse.
-
-Update options:
-  --class-list FILE          the class list to write (default ${DEFAULT_CLASS_LIST})
-
-${COMMON_HELP}`,
-};
+import { HELP, quickAnswer, type CliResult } from './help.js';
 
 function usageError(message: string, command = 'main'): AuditError {
   return new AuditError(
@@ -111,11 +44,7 @@ function quote(arg: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-export interface CliResult {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-}
+export type { CliResult } from './help.js';
 
 /** The CLI as a function of its arguments, so tests can call it without a process. */
 export async function runCli(argv: string[]): Promise<CliResult> {
@@ -123,14 +52,8 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   const own = dashdash < 0 ? argv : argv.slice(0, dashdash);
   const serverCommand = dashdash < 0 ? [] : argv.slice(dashdash + 1);
   const command = own[0];
-  if (command === undefined || command === '-h' || command === '--help' || command === 'help')
-    return {
-      exitCode: command === undefined ? 2 : 0,
-      stdout: command === undefined ? '' : `${HELP.main}\n`,
-      stderr: command === undefined ? `${HELP.main}\n` : '',
-    };
-  if (command === '--version' || command === '-v')
-    return { exitCode: 0, stdout: `${VERSION}\n`, stderr: '' };
+  const quick = quickAnswer(argv);
+  if (quick) return quick;
   if (command !== 'list' && command !== 'check' && command !== 'update')
     throw usageError(`Unknown command "${command}".`);
   const mode: Mode = command;

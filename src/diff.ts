@@ -61,7 +61,9 @@ export function diffRecords(
     const groups = new Map<string, string[]>();
     for (const key of keys) {
       const schema = (side.get(key) as ToolRecord).schema;
-      groups.set(schema, [...(groups.get(schema) ?? []), key]);
+      const group = groups.get(schema);
+      if (group) group.push(key);
+      else groups.set(schema, [key]);
     }
     return groups;
   };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { AuditError, getErrorMessage } from './errors.js';
-import { claimPrestarted, ServerProcess, type SpawnSpec } from './process.js';
+import { claimPrestarted, ServerProcess, stopInBackground, type SpawnSpec } from './process.js';
 import { VERSION } from './version.js';
 
 export type ProtocolEra = 'legacy' | 'modern';
@@ -532,6 +532,7 @@ export async function listTools(
     // Closing the SDK client clears its timers; it can wait on a stubborn server, so it is not
     // awaited: we end the process ourselves.
     void client?.close().catch(() => undefined);
-    await server?.stop();
+    // The audit goes on with the listing while the server shuts down; see stopsSettled().
+    if (server) stopInBackground(server);
   }
 }

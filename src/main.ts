@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { appendSummary, issueAnnotation, setOutput, setSecret } from './actions.js';
 import { allFindings, runAudit, type AuditOptions, type Report } from './audit.js';
-import { DEFAULT_CLASS_LIST, fullToolName, lineOfTool, parseClassList } from './classlist.js';
+import { DEFAULT_CLASS_LIST, fullToolName, parseClassList, toolLines } from './classlist.js';
 import {
   commentMarker,
   renderComment,
@@ -121,16 +121,14 @@ function updateCommandFor(inputs: ActionInputs): string {
 
 /** Workflow annotations on the class-list lines of the tools concerned, most severe first. */
 function annotate(report: Report, classListText: string | undefined, file: string): void {
+  const lines = classListText !== undefined ? toolLines(classListText) : undefined;
   const located = report.servers
     .flatMap((server) =>
       server.findings
         .filter((f) => !f.waived)
         .map((f) => ({
           f,
-          line:
-            f.tool !== undefined && classListText
-              ? lineOfTool(classListText, fullToolName(server.server, f.tool))
-              : undefined,
+          line: f.tool !== undefined ? lines?.get(fullToolName(server.server, f.tool)) : undefined,
         })),
     )
     .concat(report.findings.map((f) => ({ f, line: undefined })))

@@ -337,3 +337,20 @@ export function claimPrestarted(spec: SpawnSpec): ServerProcess | undefined {
 export async function stopUnclaimed(): Promise<void> {
   await Promise.all(prestarted.splice(0).map((server) => server.stop()));
 }
+
+const stopping = new Set<Promise<void>>();
+
+/**
+ * Ends a server while the audit goes on with what it listed; `stopsSettled()` waits for every such
+ * stop, so nothing we started outlives the audit.
+ */
+export function stopInBackground(server: ServerProcess): void {
+  const stop = server.stop();
+  stopping.add(stop);
+  void stop.finally(() => stopping.delete(stop));
+}
+
+/** Resolves once every server stopped in the background is gone. */
+export async function stopsSettled(): Promise<void> {
+  while (stopping.size) await Promise.all([...stopping]);
+}

@@ -1,5 +1,5 @@
 import type { Report } from './audit.js';
-import { fullToolName, lineOfTool } from './classlist.js';
+import { fullToolName, toolLines } from './classlist.js';
 import { terminalSafe } from './escape.js';
 import { RULE_IDS, RULES } from './rules.js';
 
@@ -15,12 +15,11 @@ export function renderSarif(
   classListPath: string,
   version: string,
 ): string {
+  const lines = classListText !== undefined ? toolLines(classListText) : undefined;
   const results = report.servers.flatMap((server) =>
     server.findings.map((f) => {
       const line =
-        f.tool !== undefined && classListText
-          ? lineOfTool(classListText, fullToolName(server.server, f.tool))
-          : undefined;
+        f.tool !== undefined ? lines?.get(fullToolName(server.server, f.tool)) : undefined;
       return {
         ruleId: f.rule,
         level: LEVEL[f.severity],
