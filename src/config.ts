@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { DEFAULT_CLASS_LIST, normalizeServerName } from './classlist.js';
 import { AuditError } from './errors.js';
@@ -248,11 +247,13 @@ export async function readConfigFile(
       'Check the path given with --config.',
     );
   }
+  // Loaded only when there is a config file: most runs have none and need not pay for it.
+  const yaml = await import('yaml');
   let data: unknown;
   try {
-    data = parseYaml(text) ?? {};
+    data = yaml.parse(text) ?? {};
   } catch (error) {
-    const line = error instanceof YAMLParseError ? error.linePos?.[0]?.line : undefined;
+    const line = error instanceof yaml.YAMLParseError ? error.linePos?.[0]?.line : undefined;
     throw new AuditError(
       `The config file ${path} is not valid YAML${line ? ` at line ${line}` : ''}: ${(error as Error).message.split('\n')[0]}.`,
       'Fix the syntax; see the README for the format.',
