@@ -229,6 +229,14 @@ function serverFromConfig(
   };
 }
 
+/** The yaml module, as ESM or (once bundled) as a CommonJS namespace with a default export. */
+async function loadYaml(): Promise<typeof import('yaml')> {
+  const module = (await import('yaml')) as typeof import('yaml') & {
+    default?: typeof import('yaml');
+  };
+  return typeof module.parse === 'function' ? module : (module.default as typeof import('yaml'));
+}
+
 /**
  * Reads a config file (YAML; JSON such as .mcp.json is YAML too). `required` makes a missing file
  * an error; the default path may simply not exist.
@@ -248,7 +256,7 @@ export async function readConfigFile(
     );
   }
   // Loaded only when there is a config file: most runs have none and need not pay for it.
-  const yaml = await import('yaml');
+  const yaml = await loadYaml();
   let data: unknown;
   try {
     data = yaml.parse(text) ?? {};

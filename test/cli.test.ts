@@ -243,3 +243,19 @@ describe('the early start', () => {
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
   });
 });
+
+describe('the config file', () => {
+  it('a YAML syntax error exits 2 naming the file and line; values take effect otherwise', async () => {
+    const dir = await tempDir();
+    const bad = join(dir, 'bad.yml');
+    await writeFile(bad, 'policies: [claude\nfailOn: never\n');
+    const run = await runCli(['check', '--config', bad, '--', 'node', EXAMPLE]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/The config file .*bad\.yml is not valid YAML at line \d/);
+    const good = join(dir, 'good.yml');
+    await writeFile(good, `failOn: never\nclassList: ${join(dir, 'none.json')}\n`);
+    const ok = await runCli(['check', '--config', good, '--', 'node', EXAMPLE]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('(fail-on: never)');
+  });
+});
