@@ -275,8 +275,7 @@ mkdirSync(join(fsRoot, 'notes'), { recursive: true });
 for (let i = 0; i < 20; i += 1)
   writeFileSync(join(fsRoot, 'notes', `note-${i}.txt`), `note ${i}\n`);
 
-const fixtureMany = join(ROOT, 'test/fixtures/servers/many-tools.mjs');
-const MANY = existsSync(fixtureMany) ? fixtureMany : join(BENCH, 'servers/many-tools.mjs');
+const MANY = join(ROOT, 'test/fixtures/servers/many-tools.mjs');
 
 /** @typedef {{ id: string, label: string, tools?: number, cmd: string[] }} Server */
 /** @type {Server[]} */

@@ -25,8 +25,6 @@ export interface PullRequestInfo {
   baseSha: string;
   headSha?: string;
   labels: string[];
-  /** The head repository differs from the base: a fork, whose token cannot comment. */
-  fromFork: boolean;
 }
 
 export interface RepoRef {
@@ -138,8 +136,8 @@ export class GitHubClient {
 /** The part of a `pull_request` object (event payload or API) the action reads. */
 export interface PullPayload {
   number: number;
-  base: { sha: string; repo?: { full_name?: string } | null };
-  head?: { sha?: string; repo?: { full_name?: string } | null };
+  base: { sha: string };
+  head?: { sha?: string };
   labels?: { name?: string }[];
 }
 
@@ -148,11 +146,6 @@ export function pullInfo(pull: PullPayload): PullRequestInfo {
     number: pull.number,
     baseSha: pull.base.sha,
     labels: (pull.labels ?? []).map((l) => l.name ?? '').filter(Boolean),
-    fromFork: Boolean(
-      pull.head?.repo?.full_name &&
-      pull.base.repo?.full_name &&
-      pull.head.repo.full_name !== pull.base.repo.full_name,
-    ),
   };
   if (pull.head?.sha) info.headSha = pull.head.sha;
   return info;
