@@ -117,6 +117,9 @@ export class GitHubClient {
       );
       if (data.type !== 'file' || data.content === undefined)
         throw new GitHubError(`${path} at ${ref} is not a file`, 422);
+      // Files over 1 MB come without content; the caller falls back to git.
+      if (data.encoding === 'none')
+        throw new GitHubError(`${path} at ${ref} is too large for the contents API`, 413);
       return Buffer.from(data.content, 'base64').toString('utf8');
     } catch (error) {
       if (error instanceof GitHubError && error.status === 404) return null;
