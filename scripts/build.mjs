@@ -22,6 +22,7 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   minifyWhitespace: true,
   minifySyntax: true,
+  minifyIdentifiers: true,
   legalComments: 'eof',
   logLevel: 'warning',
   // cross-spawn and other CommonJS dependencies call require(); ESM output needs one.
