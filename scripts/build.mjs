@@ -1,6 +1,6 @@
-// Bundles the action (dist/index.js) and the CLI (dist/cli.js), ESM, with shared code split into
-// dist/chunks/ so that an entry parses only what it runs first: the CLI starts the server under
-// audit before the MCP SDK, zod and yaml have even been read.
+// Bundles the action (dist/index.js, one file) and the CLI (dist/cli.js, whose code past the
+// entry is split into dist/chunks/ so that it starts the server under audit before the MCP SDK,
+// zod and yaml have even been read).
 // With --check, builds into a temporary folder and fails when dist/ differs from a fresh build.
 import { build } from 'esbuild';
 import { chmod, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
@@ -11,15 +11,11 @@ const check = process.argv.includes('--check');
 const outdir = check ? await mkdtemp(join(tmpdir(), 'auditor-dist-')) : 'dist';
 if (!check) await rm(outdir, { recursive: true, force: true });
 
-await build({
-  entryPoints: { index: 'src/index.ts', cli: 'src/cli.ts' },
-  outdir,
+const common = {
   bundle: true,
-  splitting: true,
   platform: 'node',
   target: 'node20',
   format: 'esm',
-  chunkNames: 'chunks/[name]-[hash]',
   minifyWhitespace: true,
   minifySyntax: true,
   minifyIdentifiers: true,
@@ -29,6 +25,19 @@ await build({
   banner: {
     js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);",
   },
+};
+
+// The action: one self-contained file, as GitHub runs it.
+await build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir });
+
+// The CLI: a small entry that starts the server under audit, and the rest in dist/chunks/,
+// loaded while that server boots.
+await build({
+  ...common,
+  entryPoints: { cli: 'src/cli.ts' },
+  outdir,
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
 });
 
 // The CLI is the package's bin: executable, with its shebang from src/cli.ts.
