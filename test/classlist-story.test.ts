@@ -23,6 +23,11 @@ function variant(
   };
 }
 
+/** `check --format json --policy claude`: the claude profile alone, as the story needs. */
+function checkJson(args: string[]): ReturnType<typeof runCli> {
+  return runCli(['check', '--format', 'json', '--policy', 'claude', ...args]);
+}
+
 function rules(run: Awaited<ReturnType<typeof runCli>>): string[] {
   return json(run)
     .findings.filter((f) => !f.waived)
@@ -63,17 +68,7 @@ describe('the class list story, over real server processes', () => {
       'mcp__notes__delete_note',
       'mcp__notes__list_notes',
     ]);
-    const check = await runCli([
-      'check',
-      '--format',
-      'json',
-      '--policy',
-      'claude',
-      '--class-list',
-      list,
-      '--',
-      ...original,
-    ]);
+    const check = await checkJson(['--class-list', list, '--', ...original]);
     expect(check.code, check.stdout).toBe(0);
     expect(json(check).result).toBe('passed');
   });
@@ -86,17 +81,7 @@ describe('the class list story, over real server processes', () => {
 
   // The claude profile alone: dropping destructiveHint also breaks the openai profile.
   it('dropping destructiveHint (class unchanged) gives hint-dropped and unrecorded-change, exit 1', async () => {
-    const check = await runCli([
-      'check',
-      '--format',
-      'json',
-      '--policy',
-      'claude',
-      '--class-list',
-      list,
-      '--',
-      ...dropped,
-    ]);
+    const check = await checkJson(['--class-list', list, '--', ...dropped]);
     expect(check.code).toBe(1);
     expect(rules(check)).toEqual(['hint-dropped:delete_note', 'unrecorded-change:delete_note']);
     const report = json(check);
@@ -109,19 +94,7 @@ describe('the class list story, over real server processes', () => {
     const base = join(dir, 'base.json');
     await copyFile(list, base);
     expect((await runCli(['update', '--class-list', list, '--', ...dropped])).code).toBe(0);
-    const check = await runCli([
-      'check',
-      '--format',
-      'json',
-      '--policy',
-      'claude',
-      '--class-list',
-      list,
-      '--base',
-      base,
-      '--',
-      ...dropped,
-    ]);
+    const check = await checkJson(['--class-list', list, '--base', base, '--', ...dropped]);
     expect(check.code).toBe(1);
     expect(rules(check)).toEqual(['hint-dropped:delete_note']);
     expect(json(check).changes).toMatchObject([
@@ -140,12 +113,7 @@ describe('the class list story, over real server processes', () => {
       'waivers:\n  - rule: hint-dropped\n    tool: delete_note\n    reason: destructive is the default and the class is unchanged\n',
     );
     const base = join(dir, 'base.json');
-    const check = await runCli([
-      'check',
-      '--format',
-      'json',
-      '--policy',
-      'claude',
+    const check = await checkJson([
       '--config',
       config,
       '--class-list',
@@ -186,12 +154,7 @@ describe('the class list story, over real server processes', () => {
       config,
       'waivers:\n  - rule: hint-dropped\n    tool: delete_note\n    reason: old\n    expires: 2020-01-01\n  - rule: tool-name\n    tool: nothing\n    reason: unmatched\n',
     );
-    const check = await runCli([
-      'check',
-      '--format',
-      'json',
-      '--policy',
-      'claude',
+    const check = await checkJson([
       '--config',
       config,
       '--class-list',
@@ -218,17 +181,7 @@ describe('the class list story, over real server processes', () => {
         annotations: { ...t.annotations, readOnlyHint: true },
       })),
     );
-    const check = await runCli([
-      'check',
-      '--format',
-      'json',
-      '--policy',
-      'claude',
-      '--class-list',
-      list,
-      '--',
-      ...relaxed,
-    ]);
+    const check = await checkJson(['--class-list', list, '--', ...relaxed]);
     const report = json(check);
     expect(report.findings).toContainEqual(
       expect.objectContaining({ rule: 'class-relaxed', tool: 'add_note', severity: 'warning' }),
@@ -238,20 +191,7 @@ describe('the class list story, over real server processes', () => {
       after: { class: 'read' },
     });
     // --approved turns the approvable finding into a listed notice.
-    const approved = json(
-      await runCli([
-        'check',
-        '--format',
-        'json',
-        '--policy',
-        'claude',
-        '--approved',
-        '--class-list',
-        list,
-        '--',
-        ...relaxed,
-      ]),
-    );
+    const approved = json(await checkJson(['--approved', '--class-list', list, '--', ...relaxed]));
     expect(approved.findings).toContainEqual(
       expect.objectContaining({ rule: 'class-relaxed', severity: 'notice', approved: true }),
     );
@@ -274,21 +214,7 @@ describe('the class list story, over real server processes', () => {
     expect(after.tools['mcp__notes__remove_note']?.reason).toBe(
       'Deletes one note; reviewed by the security team.',
     );
-    const check = json(
-      await runCli([
-        'check',
-        '--format',
-        'json',
-        '--policy',
-        'claude',
-        '--class-list',
-        list,
-        '--base',
-        base,
-        '--',
-        ...renamed,
-      ]),
-    );
+    const check = json(await checkJson(['--class-list', list, '--base', base, '--', ...renamed]));
     expect(check.findings).toContainEqual(
       expect.objectContaining({ rule: 'tool-renamed', tool: 'remove_note' }),
     );
@@ -310,19 +236,7 @@ describe('the class list story, over real server processes', () => {
       })),
       name: 'notes2',
     });
-    const drift = await runCli([
-      'check',
-      '--format',
-      'json',
-      '--policy',
-      'claude',
-      '--class-list',
-      ownList,
-      '--base',
-      base,
-      '--',
-      ...renamed,
-    ]);
+    const drift = await checkJson(['--class-list', ownList, '--base', base, '--', ...renamed]);
     expect(drift.code).toBe(1);
     expect(rules(drift)).toEqual(
       expect.arrayContaining([
@@ -345,19 +259,7 @@ describe('the class list story, over real server processes', () => {
     expect(
       Object.keys((await readList(ownList)).tools).every((k) => k.startsWith('mcp__notes2__')),
     ).toBe(true);
-    const after = await runCli([
-      'check',
-      '--format',
-      'json',
-      '--policy',
-      'claude',
-      '--class-list',
-      ownList,
-      '--base',
-      base,
-      '--',
-      ...renamed,
-    ]);
+    const after = await checkJson(['--class-list', ownList, '--base', base, '--', ...renamed]);
     expect(after.code).toBe(1);
     expect(rules(after)).toEqual([
       'class-relaxed:delete_note',
