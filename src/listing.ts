@@ -379,7 +379,7 @@ async function explain(
         `Could not reach the MCP endpoint ${target.url} ${during}: ${network}.`,
         target.start
           ? `Check that the start command serves that URL${server?.hasExited ? ` (it ${server.describeExit()})` : ''}.`
-          : 'Check that the server is running and the URL is right; to have the audit start it first, give a start command in the config file.',
+          : 'Check that the server is running and the URL is right; to have the audit start it first, give --start "<command line>" (start: in the config file).',
         details,
       );
   }
