@@ -493,4 +493,58 @@ describe('the action, run as GitHub runs it', () => {
       /::error::The report .*forged\.json is not a report of mcp-annotation-auditor/,
     );
   });
+
+  it('sarif-file: findings as SARIF 2.1.0 on the class-list lines', async () => {
+    const { dir } = await workspace(api, spec);
+    const dropped = await specServer(dir, 'dropped.json', {
+      ...spec,
+      tools: spec.tools.map((t) =>
+        t.name === 'delete_note'
+          ? { ...t, annotations: { ...t.annotations, destructiveHint: undefined } }
+          : t,
+      ),
+    });
+    const run = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: {
+        command: quote(dropped),
+        policies: 'claude',
+        'sarif-file': 'out.sarif',
+        comment: 'never',
+      },
+    });
+    expect(run.code).toBe(1);
+    const sarif = JSON.parse(await readFile(join(dir, 'out.sarif'), 'utf8')) as {
+      version: string;
+      runs: {
+        tool: { driver: { rules: { id: string }[] } };
+        results: {
+          ruleId: string;
+          level: string;
+          locations: {
+            physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } };
+          }[];
+        }[];
+      }[];
+    };
+    expect(sarif.version).toBe('2.1.0');
+    const text = await readFile(join(dir, 'mcp-tool-classes.json'), 'utf8');
+    const line = text.split('\n').findIndex((l) => l.includes('"mcp__notes__delete_note"')) + 1;
+    expect(sarif.runs[0]?.results).toContainEqual(
+      expect.objectContaining({
+        ruleId: 'hint-dropped',
+        level: 'error',
+        locations: [
+          {
+            physicalLocation: {
+              artifactLocation: { uri: 'mcp-tool-classes.json' },
+              region: { startLine: line },
+            },
+          },
+        ],
+      }),
+    );
+    expect(sarif.runs[0]?.tool.driver.rules.map((r) => r.id)).toContain('hint-dropped');
+  });
 });
