@@ -7,6 +7,7 @@ import {
   resolveSettings,
   type EraSetting,
   type Overrides,
+  updateCommandLine,
 } from './config.js';
 import { AuditError } from './errors.js';
 import { splitCommand } from './inputs.js';
@@ -37,11 +38,6 @@ function count(value: string | undefined, flag: string): number | undefined {
   if (!Number.isInteger(n) || n <= 0)
     throw usageError(`${flag} must be a positive whole number, not "${value}".`);
   return n;
-}
-
-/** Shell-quotes an argument for the update command we suggest. */
-function quote(arg: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 export type { CliResult } from './help.js';
@@ -153,25 +149,9 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   const file = await readConfigFile(configPath, values.config !== undefined);
   const settings = resolveSettings(file, configPath, overrides);
 
-  const updateArgs = ['npx', 'mcp-annotation-auditor', 'update'];
-  if (values.config !== undefined) updateArgs.push('--config', values.config);
-  if (values['class-list'] !== undefined) updateArgs.push('--class-list', values['class-list']);
-  if (values['server-name'] !== undefined) updateArgs.push('--server-name', values['server-name']);
-  for (const name of values.server ?? []) updateArgs.push('--server', name);
-  // Values may be secrets, and this command ends up in PR comments: name the variable only.
-  for (const entry of values.env ?? [])
-    updateArgs.push(
-      '--env',
-      entry.includes('=') ? `${entry.slice(0, entry.indexOf('='))}=<value>` : entry,
-    );
-  if (values.cwd !== undefined) updateArgs.push('--cwd', values.cwd);
-  if (era !== undefined && era !== 'legacy') updateArgs.push('--protocol-era', era);
-  if (values.url !== undefined) updateArgs.push('--url', values.url);
-  if (values.start !== undefined) updateArgs.push('--start', values.start);
-  if (serverCommand.length) updateArgs.push('--', ...serverCommand);
   const options: AuditOptions = {
     mode,
-    updateCommand: updateArgs.map(quote).join(' '),
+    updateCommand: updateCommandLine(overrides, values.config),
     approved: values.approved ?? false,
   };
   if (values.base !== undefined) {

@@ -313,6 +313,35 @@ export interface Overrides {
   maxTools?: number;
 }
 
+/** Shell-quotes one word of a command line shown to people. */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The `update` command that records what these options audit, as a person would type it. It
+ * ends up in PR comments, so environment values are never shown: only the variable's name.
+ */
+export function updateCommandLine(o: Overrides, config?: string): string {
+  const args = ['npx', 'mcp-annotation-auditor', 'update'];
+  if (config !== undefined) args.push('--config', config);
+  if (o.classList !== undefined && o.classList !== DEFAULT_CLASS_LIST)
+    args.push('--class-list', o.classList);
+  if (o.serverName !== undefined) args.push('--server-name', o.serverName);
+  for (const name of o.only ?? []) args.push('--server', name);
+  for (const entry of o.env ?? [])
+    args.push(
+      '--env',
+      entry.includes('=') ? `${entry.slice(0, entry.indexOf('='))}=<value>` : entry,
+    );
+  if (o.cwd !== undefined) args.push('--cwd', o.cwd);
+  if (o.era !== undefined && o.era !== 'legacy') args.push('--protocol-era', o.era);
+  if (o.url !== undefined) args.push('--url', o.url);
+  if (o.start?.length) args.push('--start', o.start.map(shellQuote).join(' '));
+  if (o.command?.length) args.push('--', ...o.command);
+  return args.map(shellQuote).join(' ');
+}
+
 /** Flags override the file; the file overrides defaults. */
 export function resolveSettings(
   file: ConfigFile | undefined,

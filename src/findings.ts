@@ -1,3 +1,4 @@
+import { terminalSafe } from './escape.js';
 import type { HintName } from './tools.js';
 import { RULES, type RuleId, type Severity } from './rules.js';
 
@@ -27,4 +28,12 @@ export function finding(
   const f: Finding = { rule, severity: RULES[rule].severity, message, ...extra };
   if (tool !== undefined) f.tool = tool;
   return f;
+}
+
+/** A finding as one line of plain text (tool, message, fix), safe for logs and SARIF. */
+export function findingText(f: Finding): string {
+  return terminalSafe(
+    `${f.tool !== undefined ? `${f.tool}: ` : ''}${f.message}${f.fix ? ` ${f.fix}` : ''}`,
+    600,
+  );
 }

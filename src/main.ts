@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { appendSummary, issueAnnotation, setOutput, setSecret } from './actions.js';
 import { allFindings, runAudit, type AuditOptions, type Report } from './audit.js';
-import { DEFAULT_CLASS_LIST, fullToolName, parseClassList, toolLines } from './classlist.js';
+import { fullToolName, parseClassList, toolLines } from './classlist.js';
 import {
   commentMarker,
   renderComment,
@@ -12,8 +12,15 @@ import {
   upsertComment,
   type CommentContext,
 } from './comment.js';
-import { readConfigFile, resolveSettings, type Settings } from './config.js';
+import {
+  readConfigFile,
+  resolveSettings,
+  shellQuote,
+  updateCommandLine,
+  type Settings,
+} from './config.js';
 import { describeError, getErrorMessage } from './errors.js';
+import { findingText } from './findings.js';
 import { codeSpanSafe, markdownSafe, terminalSafe } from './escape.js';
 import {
   GitHubClient,
@@ -96,27 +103,13 @@ function repoRelative(path: string, env: NodeJS.ProcessEnv): string {
 }
 
 function updateCommandFor(inputs: ActionInputs): string {
-  const args = ['npx', 'mcp-annotation-auditor', 'update'];
-  if (inputs.configRequired) args.push('--config', inputs.config);
-  const o = inputs.overrides;
-  if (o.classList !== undefined && o.classList !== DEFAULT_CLASS_LIST)
-    args.push('--class-list', o.classList);
-  if (o.serverName !== undefined) args.push('--server-name', o.serverName);
-  for (const name of o.only ?? []) args.push('--server', name);
-  if (o.era !== undefined && o.era !== 'legacy') args.push('--protocol-era', o.era);
-  // Values may be secrets: name the variable only.
-  for (const entry of o.env ?? [])
-    args.push(
-      '--env',
-      entry.includes('=') ? `${entry.slice(0, entry.indexOf('='))}=<value>` : entry,
-    );
-  if (o.url !== undefined) args.push('--url', o.url);
-  if (o.start?.length) args.push('--start', o.start.join(' '));
-  if (o.command?.length) args.push('--', ...o.command);
-  const command = args
-    .map((a) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`))
-    .join(' ');
-  return inputs.workingDirectory ? `cd ${inputs.workingDirectory} && ${command}` : command;
+  const command = updateCommandLine(
+    inputs.overrides,
+    inputs.configRequired ? inputs.config : undefined,
+  );
+  return inputs.workingDirectory
+    ? `cd ${shellQuote(inputs.workingDirectory)} && ${command}`
+    : command;
 }
 
 /** Workflow annotations on the class-list lines of the tools concerned, most severe first. */
@@ -134,10 +127,7 @@ function annotate(report: Report, classListText: string | undefined, file: strin
     .concat(report.findings.map((f) => ({ f, line: undefined })))
     .sort((a, b) => bySeverity(a.f, b.f));
   for (const { f, line } of located.slice(0, MAX_ANNOTATIONS)) {
-    const message = terminalSafe(
-      `${f.tool !== undefined ? `${f.tool}: ` : ''}${f.message}${f.fix ? ` ${f.fix}` : ''}`,
-      600,
-    );
+    const message = findingText(f);
     issueAnnotation(f.severity, message, {
       ...(classListText !== undefined ? { file, line: line ?? 1 } : {}),
       title: `mcp-annotation-auditor: ${f.rule}`,

@@ -1,6 +1,6 @@
 import type { Report } from './audit.js';
 import { fullToolName, toolLines } from './classlist.js';
-import { terminalSafe } from './escape.js';
+import { findingText } from './findings.js';
 import { RULE_IDS, RULES } from './rules.js';
 
 const LEVEL = { error: 'error', warning: 'warning', notice: 'note' } as const;
@@ -24,10 +24,7 @@ export function renderSarif(
         ruleId: f.rule,
         level: LEVEL[f.severity],
         message: {
-          text: terminalSafe(
-            `${f.tool !== undefined ? `${f.tool}: ` : ''}${f.message}${f.fix ? ` ${f.fix}` : ''}`,
-            600,
-          ),
+          text: findingText(f),
         },
         locations: [
           {

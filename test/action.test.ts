@@ -48,13 +48,22 @@ async function workspace(
   return { dir, base };
 }
 
-function relaxAddNote(spec: Spec): Spec {
+/** The spec with some annotations of one tool changed (undefined removes a hint). */
+function withAnnotations(spec: Spec, tool: string, annotations: Record<string, unknown>): Spec {
   return {
     ...spec,
     tools: spec.tools.map((t) =>
-      t.name === 'add_note' ? { ...t, annotations: { ...t.annotations, readOnlyHint: true } } : t,
+      t.name === tool ? { ...t, annotations: { ...t.annotations, ...annotations } } : t,
     ),
   };
+}
+
+function relaxAddNote(spec: Spec): Spec {
+  return withAnnotations(spec, 'add_note', { readOnlyHint: true });
+}
+
+function dropDestructive(spec: Spec): Spec {
+  return withAnnotations(spec, 'delete_note', { destructiveHint: undefined });
 }
 
 /** Cells of a markdown table row, splitting only on unescaped pipes. */
@@ -142,14 +151,7 @@ describe('the action, run as GitHub runs it', () => {
 
   it('a dropped hint fails the step, with an annotation on the class-list line', async () => {
     const { dir } = await workspace(api, spec);
-    const dropped = await specServer(dir, 'dropped.json', {
-      ...spec,
-      tools: spec.tools.map((t) =>
-        t.name === 'delete_note'
-          ? { ...t, annotations: { ...t.annotations, destructiveHint: undefined } }
-          : t,
-      ),
-    });
+    const dropped = await specServer(dir, 'dropped.json', dropDestructive(spec));
     const run = await runAction({
       workspace: dir,
       apiUrl: api.url,
@@ -176,14 +178,7 @@ describe('the action, run as GitHub runs it', () => {
 
   it('the approval label turns the dropped hint into a listed notice', async () => {
     const { dir } = await workspace(api, spec);
-    const dropped = await specServer(dir, 'dropped.json', {
-      ...spec,
-      tools: spec.tools.map((t) =>
-        t.name === 'delete_note'
-          ? { ...t, annotations: { ...t.annotations, destructiveHint: undefined } }
-          : t,
-      ),
-    });
+    const dropped = await specServer(dir, 'dropped.json', dropDestructive(spec));
     await runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...dropped]);
     const run = await runAction({
       workspace: dir,
@@ -496,14 +491,7 @@ describe('the action, run as GitHub runs it', () => {
 
   it('sarif-file: findings as SARIF 2.1.0 on the class-list lines', async () => {
     const { dir } = await workspace(api, spec);
-    const dropped = await specServer(dir, 'dropped.json', {
-      ...spec,
-      tools: spec.tools.map((t) =>
-        t.name === 'delete_note'
-          ? { ...t, annotations: { ...t.annotations, destructiveHint: undefined } }
-          : t,
-      ),
-    });
+    const dropped = await specServer(dir, 'dropped.json', dropDestructive(spec));
     const run = await runAction({
       workspace: dir,
       apiUrl: api.url,
