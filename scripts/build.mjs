@@ -6,12 +6,54 @@ import { build } from 'esbuild';
 import { chmod, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const check = process.argv.includes('--check');
 const outdir = check ? await mkdtemp(join(tmpdir(), 'auditor-dist-')) : 'dist';
 if (!check) await rm(outdir, { recursive: true, force: true });
 
+const zodLocales = fileURLToPath(new URL('../node_modules/zod/v4/locales/', import.meta.url));
+
+/**
+ * Code the auditor never runs, kept out of the bundles so that it is neither read nor compiled
+ * while the server under audit boots:
+ * - the SDK's Node shims import Ajv as the default validator of tool results; the auditor never
+ *   calls a tool, so src/sdk-shims.ts stands in for them (the alias below);
+ * - zod re-exports every locale's error messages as `z.locales`; only English is used (zod itself
+ *   imports it directly).
+ */
+const leaveOut = {
+  name: 'leave-out',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.startsWith(join(zodLocales, '..'))
+        ? { path: 'zod-locales', namespace: 'leave-out' }
+        : undefined,
+    );
+    b.onLoad({ filter: /^zod-locales$/, namespace: 'leave-out' }, () => ({
+      contents: `export { default as en } from ${JSON.stringify(join(zodLocales, 'en.js'))};`,
+      resolveDir: zodLocales,
+    }));
+  },
+};
+
+/** Fails the build when left-out code comes back (an SDK or zod update moved it). */
+function assertLeftOut(result) {
+  const back = Object.keys(result.metafile.inputs).filter((path) =>
+    /node_modules\/ajv|ajvProvider|\/zod\/v4\/locales\/(?!en\.js)/.test(path),
+  );
+  if (back.length) {
+    console.error(
+      `Meant to stay out of the bundles (see leaveOut in scripts/build.mjs): ${back.slice(0, 5).join(', ')}`,
+    );
+    process.exit(1);
+  }
+}
+
 const common = {
+  alias: { '@modelcontextprotocol/client/_shims': './src/sdk-shims.ts' },
+  plugins: [leaveOut],
+  metafile: true,
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -28,17 +70,19 @@ const common = {
 };
 
 // The action: one self-contained file, as GitHub runs it.
-await build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir });
+assertLeftOut(await build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir }));
 
 // The CLI: a small entry that starts the server under audit, and the rest in dist/chunks/,
 // loaded while that server boots.
-await build({
-  ...common,
-  entryPoints: { cli: 'src/cli.ts' },
-  outdir,
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-});
+assertLeftOut(
+  await build({
+    ...common,
+    entryPoints: { cli: 'src/cli.ts' },
+    outdir,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+  }),
+);
 
 // The CLI is the package's bin: executable, with its shebang from src/cli.ts.
 await chmod(join(outdir, 'cli.js'), 0o755);

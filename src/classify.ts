@@ -56,16 +56,32 @@ export function titleOf(tool: ListedTool): { title: string; titleSource: TitleSo
   return { title: tool.name, titleSource: 'none' };
 }
 
-/** A stable JSON text: object keys sorted, so equal schemas hash equally. */
+/**
+ * A stable JSON text: object keys sorted, so equal schemas hash equally. It runs once per tool, so
+ * it builds one string and sorts only the key lists that are out of order.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + canonicalJson(value[i]);
+    return `${out}]`;
   }
-  return JSON.stringify(value) ?? 'null';
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  for (let i = 1; i < keys.length; i++)
+    if ((keys[i - 1] as string) > (keys[i] as string)) {
+      // Code-unit order, the same as comparing the strings with < and >.
+      keys.sort();
+      break;
+    }
+  let out = '{';
+  for (const key of keys) {
+    const v = record[key];
+    if (v === undefined) continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(v)}`;
+  }
+  return `${out}}`;
 }
 
 export function hashSchema(schema: unknown): string {

@@ -3,7 +3,7 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ClassifiedTool, Reach, TitleSource, ToolClass } from './classify.js';
 import { AuditError } from './errors.js';
-import { HINT_NAMES, type HintName } from './tools.js';
+import { HINT_NAMES, isObject, type HintName } from './tools.js';
 
 /** A hint as the class list records it: the declared value, or "absent". */
 export type RecordedHint = boolean | 'absent';
@@ -86,6 +86,66 @@ const fileSchema = z.strictObject({
   tools: z.record(z.string(), z.unknown()),
 });
 
+const RECORD_FIELDS = new Set([
+  'server',
+  'tool',
+  'class',
+  'reach',
+  'hints',
+  'title',
+  'titleSource',
+  'schema',
+  'reason',
+]);
+const FILE_FIELDS = new Set(['$schema', 'version', 'tools']);
+const isRecordedHint = (value: unknown): boolean =>
+  typeof value === 'boolean' || value === 'absent';
+const nonEmpty = (value: unknown): boolean => typeof value === 'string' && value.length > 0;
+const onlyFields = (value: Record<string, unknown>, fields: Set<string>): boolean =>
+  Object.keys(value).every((key) => fields.has(key));
+
+/**
+ * Whether an entry is well formed, checked without zod (a class list can hold thousands). It
+ * accepts only what `recordSchema` accepts (a test holds the two together); anything else goes to
+ * zod, which decides and says what is wrong.
+ */
+function isWellFormedRecord(raw: unknown): raw is ToolRecord {
+  if (!isObject(raw) || !onlyFields(raw, RECORD_FIELDS)) return false;
+  const { hints } = raw;
+  return (
+    nonEmpty(raw.server) &&
+    nonEmpty(raw.tool) &&
+    (raw.class === 'read' || raw.class === 'edit' || raw.class === 'delete') &&
+    (raw.reach === 'open' || raw.reach === 'closed') &&
+    isObject(hints) &&
+    Object.keys(hints).length === HINT_NAMES.length &&
+    HINT_NAMES.every((hint) => isRecordedHint(hints[hint])) &&
+    typeof raw.title === 'string' &&
+    (raw.titleSource === 'tool' ||
+      raw.titleSource === 'annotations' ||
+      raw.titleSource === 'none') &&
+    typeof raw.schema === 'string' &&
+    (raw.reason === undefined || typeof raw.reason === 'string')
+  );
+}
+
+/** The same for the file around the entries, against `fileSchema`. */
+function isWellFormedFile(
+  data: unknown,
+): data is { $schema?: string; version: number; tools: Record<string, unknown> } {
+  return (
+    isObject(data) &&
+    onlyFields(data, FILE_FIELDS) &&
+    (data.$schema === undefined || typeof data.$schema === 'string') &&
+    data.version === CLASS_LIST_VERSION &&
+    isObject(data.tools)
+  );
+}
+
+/** The schemas' verdicts, for the test that holds the fast checks and the schemas together. */
+export const classListSchemas = { record: recordSchema, file: fileSchema };
+export const wellFormed = { record: isWellFormedRecord, file: isWellFormedFile };
+
 /** The 1-based line of a character offset. */
 function lineAt(text: string, offset: number): number {
   let line = 1;
@@ -147,7 +207,9 @@ export function parseClassList(text: string, path: string): ClassList {
       `Fix that line (or restore the file with git checkout -- ${path}); the auditor will not overwrite a file it cannot read.`,
     );
   }
-  const file = fileSchema.safeParse(data);
+  const file = isWellFormedFile(data)
+    ? { success: true as const, data }
+    : fileSchema.safeParse(data);
   if (!file.success) {
     const issue = file.error.issues[0];
     throw new AuditError(
@@ -164,7 +226,9 @@ export function parseClassList(text: string, path: string): ClassList {
     return line ? ` (line ${line})` : '';
   };
   for (const [key, raw] of Object.entries(file.data.tools)) {
-    const parsed = recordSchema.safeParse(raw);
+    const parsed = isWellFormedRecord(raw)
+      ? { success: true as const, data: raw }
+      : recordSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new AuditError(

@@ -5,6 +5,8 @@
 
 /** Cuts to `max` characters, marking the cut. */
 export function bound(text: string, max: number): string {
+  // A string has at least as many UTF-16 units as characters: short ones need no counting.
+  if (text.length <= max) return text;
   const chars = Array.from(text);
   return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
 }

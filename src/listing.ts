@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { AuditError, getErrorMessage } from './errors.js';
+import { noJsonSchemaValidation } from './sdk-shims.js';
 import { claimPrestarted, ServerProcess, stopInBackground, type SpawnSpec } from './process.js';
 import { VERSION } from './version.js';
 
@@ -449,6 +450,7 @@ export async function listTools(
       { name: 'mcp-annotation-auditor', version: VERSION },
       {
         capabilities: {},
+        jsonSchemaValidator: noJsonSchemaValidation,
         versionNegotiation:
           era === 'modern' ? { mode: { pin: MODERN_REVISION } } : { mode: 'legacy' },
       },

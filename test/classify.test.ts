@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { classifyTool, titleOf } from '../src/classify.js';
-import { parseTool, type ListedTool } from '../src/tools.js';
+import { canonicalJson, classifyTool, hashSchema, titleOf } from '../src/classify.js';
+import { parseTool, parseWithZod, type ListedTool } from '../src/tools.js';
+import { variants } from './support/variants.js';
 
 const tool = (
   annotations?: ListedTool['annotations'],
@@ -98,5 +99,67 @@ describe('parseTool', () => {
     expect(parseTool({ description: 'no name' }, 4)).toMatchObject({ label: '#4' });
     expect(parseTool({ name: 'arr', annotations: [] }, 5)).toMatchObject({ label: 'arr' });
     expect(parseTool('not an object', 6)).toMatchObject({ label: '#6' });
+  });
+});
+
+describe('parseTool: the fast check agrees with the schema', () => {
+  const base = {
+    name: 'n',
+    title: 'T',
+    description: 'd',
+    inputSchema: { type: 'object' },
+    annotations: {
+      title: 'A',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+  };
+  const all = variants(base);
+
+  it('gives the same result as zod alone for every variant', () => {
+    expect(all.length).toBeGreaterThan(100);
+    let malformed = 0;
+    for (const [i, raw] of all.entries()) {
+      const viaZod = parseWithZod(raw, i);
+      expect(parseTool(raw, i), JSON.stringify(raw)).toEqual(viaZod);
+      if ('problems' in viaZod) malformed++;
+    }
+    // Both verdicts occur, so the comparison covers accepting and refusing.
+    expect(malformed).toBeGreaterThan(20);
+    expect(all.length - malformed).toBeGreaterThan(20);
+  });
+});
+
+describe('hashSchema', () => {
+  // Hashes recorded in committed class lists: the hash must never change for the same schema.
+  it.each([
+    [{}, '44136fa355b3678a'],
+    [
+      {
+        type: 'object',
+        properties: { b: { type: 'string' }, a: { type: 'number', enum: [3, 1, 2] } },
+        required: ['b', 'a'],
+      },
+      '80b41b461f79723d',
+    ],
+    [
+      { '10': 1, '2': 2, b: [{ z: null, y: true }], a: undefined, é: 'x', Z: '\u2028' },
+      '01be010ae599d18f',
+    ],
+    [[1, 'two', [null, { d: 4, c: 3 }], false], '9c21709ce4b9224d'],
+    [
+      { nested: { deeper: { zz: [], aa: {} } }, $schema: 'x:y' },
+      hashSchema({ $schema: 'x:y', nested: { deeper: { aa: {}, zz: [] } } }),
+    ],
+  ])('hashes %j stably, whatever the key order', (schema, expected) => {
+    expect(hashSchema(schema)).toBe(expected);
+  });
+
+  it('writes keys in code-unit order, drops undefined members, keeps array order', () => {
+    expect(canonicalJson({ b: 1, a: [2, 1], c: undefined, '10': 0, '9': 0 })).toBe(
+      '{"10":0,"9":0,"a":[2,1],"b":1}',
+    );
   });
 });

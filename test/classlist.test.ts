@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  classListSchemas,
   parseClassList,
   serializeClassList,
   toolLines,
   type ToolRecord,
+  wellFormed,
 } from '../src/classlist.js';
+import { variants } from './support/variants.js';
 
 const record = (tool: string): ToolRecord => ({
   server: 's',
@@ -42,5 +45,24 @@ describe('toolLines', () => {
     const text = serializeClassList({ tools });
     expect(parseClassList(text, 'x.json').tools.size).toBe(10_000);
     expect(toolLines(text).size).toBe(10_000);
+  });
+});
+
+describe('parseClassList: the fast checks agree with the schemas', () => {
+  it('accepts an entry or a file only where zod does', () => {
+    const entries = variants({ ...record('t'), reason: 'why' });
+    const files = variants({ $schema: 'x', version: 1, tools: {} });
+    let accepted = 0;
+    for (const raw of entries) {
+      const schema = classListSchemas.record.safeParse(raw).success;
+      expect(wellFormed.record(raw), JSON.stringify(raw)).toBe(schema);
+      if (schema) accepted++;
+    }
+    for (const raw of files)
+      expect(wellFormed.file(raw), JSON.stringify(raw)).toBe(
+        classListSchemas.file.safeParse(raw).success,
+      );
+    expect(entries.length).toBeGreaterThan(100);
+    expect(accepted).toBeGreaterThan(5);
   });
 });
