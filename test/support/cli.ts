@@ -1,6 +1,6 @@
 // Runs the committed CLI bundle as a user would: a real process, real servers.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,8 +74,19 @@ export function json(run: Run): {
   }
 }
 
+const tempDirs: string[] = [];
+
+/** A fresh folder under the system's temp folder; removed after the test file (see cleanup.ts). */
 export async function tempDir(): Promise<string> {
-  return mkdtemp(join(tmpdir(), 'auditor-test-'));
+  const dir = await mkdtemp(join(tmpdir(), 'auditor-test-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+export async function removeTempDirs(): Promise<void> {
+  await Promise.all(
+    tempDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 3 })),
+  );
 }
 
 export interface SpecTool {
