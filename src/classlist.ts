@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { lazily } from './lazy.js';
 import type { ClassifiedTool, Reach, TitleSource, ToolClass } from './classify.js';
 import { AuditError } from './errors.js';
 import { HINT_NAMES, isObject, type HintName } from './tools.js';
@@ -63,27 +64,31 @@ export function toRecord(server: string, tool: ClassifiedTool): ToolRecord {
   };
 }
 
-const hintSchema = z.union([z.boolean(), z.literal('absent')]);
-const recordSchema = z.strictObject({
-  server: z.string().min(1),
-  tool: z.string().min(1),
-  class: z.enum(['read', 'edit', 'delete']),
-  reach: z.enum(['open', 'closed']),
-  hints: z.strictObject({
-    readOnlyHint: hintSchema,
-    destructiveHint: hintSchema,
-    idempotentHint: hintSchema,
-    openWorldHint: hintSchema,
-  }),
-  title: z.string(),
-  titleSource: z.enum(['tool', 'annotations', 'none']),
-  schema: z.string(),
-  reason: z.string().optional(),
-});
-const fileSchema = z.strictObject({
-  $schema: z.string().optional(),
-  version: z.literal(CLASS_LIST_VERSION),
-  tools: z.record(z.string(), z.unknown()),
+/** The class list's schemas; built only when an entry fails the fast check. */
+const schemas = lazily(() => {
+  const hintSchema = z.union([z.boolean(), z.literal('absent')]);
+  const recordSchema = z.strictObject({
+    server: z.string().min(1),
+    tool: z.string().min(1),
+    class: z.enum(['read', 'edit', 'delete']),
+    reach: z.enum(['open', 'closed']),
+    hints: z.strictObject({
+      readOnlyHint: hintSchema,
+      destructiveHint: hintSchema,
+      idempotentHint: hintSchema,
+      openWorldHint: hintSchema,
+    }),
+    title: z.string(),
+    titleSource: z.enum(['tool', 'annotations', 'none']),
+    schema: z.string(),
+    reason: z.string().optional(),
+  });
+  const fileSchema = z.strictObject({
+    $schema: z.string().optional(),
+    version: z.literal(CLASS_LIST_VERSION),
+    tools: z.record(z.string(), z.unknown()),
+  });
+  return { record: recordSchema, file: fileSchema };
 });
 
 const RECORD_FIELDS = new Set([
@@ -143,7 +148,7 @@ function isWellFormedFile(
 }
 
 /** The schemas' verdicts, for the test that holds the fast checks and the schemas together. */
-export const classListSchemas = { record: recordSchema, file: fileSchema };
+export const classListSchemas = schemas;
 export const wellFormed = { record: isWellFormedRecord, file: isWellFormedFile };
 
 /** The 1-based line of a character offset. */
@@ -209,7 +214,7 @@ export function parseClassList(text: string, path: string): ClassList {
   }
   const file = isWellFormedFile(data)
     ? { success: true as const, data }
-    : fileSchema.safeParse(data);
+    : schemas().file.safeParse(data);
   if (!file.success) {
     const issue = file.error.issues[0];
     throw new AuditError(
@@ -228,7 +233,7 @@ export function parseClassList(text: string, path: string): ClassList {
   for (const [key, raw] of Object.entries(file.data.tools)) {
     const parsed = isWellFormedRecord(raw)
       ? { success: true as const, data: raw }
-      : recordSchema.safeParse(raw);
+      : schemas().record.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new AuditError(

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { lazily } from './lazy.js';
 import { DEFAULT_CLASS_LIST, normalizeServerName } from './classlist.js';
 import { AuditError } from './errors.js';
 import { DEFAULT_LIMITS, type ListLimits, type ProtocolEra, type ServerTarget } from './listing.js';
@@ -43,61 +44,66 @@ export interface Settings {
   partial: boolean;
 }
 
-const envSchema = z
-  .union([
-    z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
-    z.array(z.string()),
-  ])
-  .optional();
-const spawnSchema = {
-  command: z.string().min(1),
-  args: z.array(z.union([z.string(), z.number()]).transform(String)).default([]),
-  cwd: z.string().optional(),
-  env: envSchema,
-};
-const serverSchema = z.looseObject({
-  // The .mcp.json shape: stdio has command/args/env; HTTP has type "http" with url/headers.
-  type: z.string().optional(),
-  command: z.string().min(1).optional(),
-  args: spawnSchema.args,
-  cwd: z.string().optional(),
-  env: envSchema,
-  url: z.string().optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  start: z.strictObject(spawnSchema).optional(),
-  protocolEra: z.enum(['legacy', 'modern', 'both']).optional(),
+/** The config file's schemas, built only when there is a config file to read. */
+const schemas = lazily(() => {
+  const envSchema = z
+    .union([
+      z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+      z.array(z.string()),
+    ])
+    .optional();
+  const spawnSchema = {
+    command: z.string().min(1),
+    args: z.array(z.union([z.string(), z.number()]).transform(String)).default([]),
+    cwd: z.string().optional(),
+    env: envSchema,
+  };
+  const serverSchema = z.looseObject({
+    // The .mcp.json shape: stdio has command/args/env; HTTP has type "http" with url/headers.
+    type: z.string().optional(),
+    command: z.string().min(1).optional(),
+    args: spawnSchema.args,
+    cwd: z.string().optional(),
+    env: envSchema,
+    url: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    start: z.strictObject(spawnSchema).optional(),
+    protocolEra: z.enum(['legacy', 'modern', 'both']).optional(),
+  });
+  const severitySchema = z.enum(['error', 'warning', 'notice', 'off']);
+  const fileSchema = z.looseObject({
+    classList: z.string().optional(),
+    policies: z.array(z.enum(POLICIES)).optional(),
+    failOn: z.enum(['error', 'warning', 'notice', 'never']).optional(),
+    protocolEra: z.enum(['legacy', 'modern', 'both']).optional(),
+    rules: z.record(z.string(), severitySchema).optional(),
+    approveLabel: z.string().optional(),
+    startTimeout: z.number().positive().optional(),
+    listTimeout: z.number().positive().optional(),
+    maxPages: z.number().int().positive().optional(),
+    maxTools: z.number().int().positive().optional(),
+    waivers: z
+      .array(
+        z.strictObject({
+          rule: z.string(),
+          tool: z.string().min(1),
+          reason: z.string().min(1),
+          expires: z
+            .union([
+              z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+              z.date().transform((d) => d.toISOString().slice(0, 10)),
+            ])
+            .optional(),
+        }),
+      )
+      .optional(),
+    servers: z.record(z.string(), serverSchema).optional(),
+    mcpServers: z.record(z.string(), serverSchema).optional(),
+  });
+  return { env: envSchema, server: serverSchema, file: fileSchema };
 });
-const severitySchema = z.enum(['error', 'warning', 'notice', 'off']);
-const fileSchema = z.looseObject({
-  classList: z.string().optional(),
-  policies: z.array(z.enum(POLICIES)).optional(),
-  failOn: z.enum(['error', 'warning', 'notice', 'never']).optional(),
-  protocolEra: z.enum(['legacy', 'modern', 'both']).optional(),
-  rules: z.record(z.string(), severitySchema).optional(),
-  approveLabel: z.string().optional(),
-  startTimeout: z.number().positive().optional(),
-  listTimeout: z.number().positive().optional(),
-  maxPages: z.number().int().positive().optional(),
-  maxTools: z.number().int().positive().optional(),
-  waivers: z
-    .array(
-      z.strictObject({
-        rule: z.string(),
-        tool: z.string().min(1),
-        reason: z.string().min(1),
-        expires: z
-          .union([
-            z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-            z.date().transform((d) => d.toISOString().slice(0, 10)),
-          ])
-          .optional(),
-      }),
-    )
-    .optional(),
-  servers: z.record(z.string(), serverSchema).optional(),
-  mcpServers: z.record(z.string(), serverSchema).optional(),
-});
-export type ConfigFile = z.infer<typeof fileSchema>;
+type Schemas = ReturnType<typeof schemas>;
+export type ConfigFile = z.infer<Schemas['file']>;
 
 /**
  * `${NAME}` (or `${NAME:-default}`, or VS Code's `${env:NAME}`) in a config value reads the
@@ -122,7 +128,7 @@ function expandVars(value: string, where: string, file: string): string {
 }
 
 function envFromConfig(
-  env: z.infer<typeof envSchema>,
+  env: z.infer<Schemas['env']>,
   where: string,
   file: string,
 ): Record<string, string | null> {
@@ -169,7 +175,7 @@ function spawnFromConfig(
     command: string;
     args: string[];
     cwd?: string | undefined;
-    env?: z.infer<typeof envSchema>;
+    env?: z.infer<Schemas['env']>;
   },
   where: string,
   file: string,
@@ -185,7 +191,7 @@ function spawnFromConfig(
 /** One server entry of a config file (or .mcp.json) as settings. */
 function serverFromConfig(
   key: string,
-  entry: z.infer<typeof serverSchema>,
+  entry: z.infer<Schemas['server']>,
   file: string,
   era: EraSetting,
 ): ServerSettings {
@@ -267,7 +273,7 @@ export async function readConfigFile(
       'Fix the syntax; see the README for the format.',
     );
   }
-  const parsed = fileSchema.safeParse(data);
+  const parsed = schemas().file.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new AuditError(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { AuditError, getErrorMessage } from './errors.js';
+import { lazily } from './lazy.js';
 import { noJsonSchemaValidation } from './sdk-shims.js';
 import { claimPrestarted, ServerProcess, stopInBackground, type SpawnSpec } from './process.js';
 import { VERSION } from './version.js';
@@ -50,10 +51,12 @@ export interface Listing {
 }
 
 /** Only the shape we page through; tools stay raw here so one bad tool cannot hide the others. */
-const pageSchema = z.looseObject({
-  tools: z.array(z.unknown()),
-  nextCursor: z.string().optional(),
-});
+const pageSchema = lazily(() =>
+  z.looseObject({
+    tools: z.array(z.unknown()),
+    nextCursor: z.string().optional(),
+  }),
+);
 
 /** The longest stdout line we hold; one page of tools is far smaller. */
 const MAX_LINE = 64 * 1024 * 1024;
@@ -490,7 +493,7 @@ export async function listTools(
       const page = await race(
         client.request(
           { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-          pageSchema,
+          pageSchema(),
           { timeout: remaining, maxTotalTimeout: remaining },
         ),
       );

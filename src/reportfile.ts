@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { lazily } from './lazy.js';
 import type { AuditedTool, Report, ServerReport } from './audit.js';
 import type { ToolRecord } from './classlist.js';
 import type { ToolChange } from './diff.js';
@@ -15,97 +16,101 @@ import { RULE_IDS } from './rules.js';
  */
 
 const MANY = 100_000;
-const text = z.string().max(100_000);
-const hintState = z.strictObject({
-  declared: z.boolean(),
-  value: z.boolean().optional(),
-  effective: z.boolean(),
-});
-const hints = z.strictObject({
-  readOnlyHint: hintState,
-  destructiveHint: hintState,
-  idempotentHint: hintState,
-  openWorldHint: hintState,
-});
-const recorded = z.union([z.boolean(), z.literal('absent')]);
-const recordedHints = z.strictObject({
-  readOnlyHint: recorded,
-  destructiveHint: recorded,
-  idempotentHint: recorded,
-  openWorldHint: recorded,
-});
-const cls = z.enum(['read', 'edit', 'delete']);
-const reach = z.enum(['open', 'closed']);
-const titleSource = z.enum(['tool', 'annotations', 'none']);
-const side = z
-  .looseObject({ class: cls, reach, hints: recordedHints, title: text, titleSource })
-  .nullable();
-const hintName = z.enum(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
-const severity = z.enum(['error', 'warning', 'notice']);
+/** The report's schema; built only for a report file. */
+const reportSchema = lazily(() => {
+  const text = z.string().max(100_000);
+  const hintState = z.strictObject({
+    declared: z.boolean(),
+    value: z.boolean().optional(),
+    effective: z.boolean(),
+  });
+  const hints = z.strictObject({
+    readOnlyHint: hintState,
+    destructiveHint: hintState,
+    idempotentHint: hintState,
+    openWorldHint: hintState,
+  });
+  const recorded = z.union([z.boolean(), z.literal('absent')]);
+  const recordedHints = z.strictObject({
+    readOnlyHint: recorded,
+    destructiveHint: recorded,
+    idempotentHint: recorded,
+    openWorldHint: recorded,
+  });
+  const cls = z.enum(['read', 'edit', 'delete']);
+  const reach = z.enum(['open', 'closed']);
+  const titleSource = z.enum(['tool', 'annotations', 'none']);
+  const side = z
+    .looseObject({ class: cls, reach, hints: recordedHints, title: text, titleSource })
+    .nullable();
+  const hintName = z.enum(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
+  const severity = z.enum(['error', 'warning', 'notice']);
 
-const reportSchema = z.looseObject({
-  schemaVersion: z.literal(1),
-  mode: z.enum(['list', 'check', 'update']),
-  result: z.enum(['passed', 'failed']),
-  failOn: z.enum(['error', 'warning', 'notice', 'never']),
-  classList: text,
-  servers: z
-    .array(
-      z.looseObject({
-        server: text,
-        target: text,
-        era: z.enum(['legacy', 'modern', 'both']),
-        stdoutNoise: z.array(text).max(100).optional(),
-      }),
-    )
-    .max(1_000),
-  tools: z
-    .array(
-      z.looseObject({
-        server: text,
-        name: text,
-        fullName: text,
-        title: text,
-        titleSource,
-        class: cls,
-        reach,
-        hints,
-        description: text.optional(),
-      }),
-    )
-    .max(MANY),
-  findings: z
-    .array(
-      z.looseObject({
-        server: text.nullable(),
-        rule: z.enum(RULE_IDS as [string, ...string[]]),
-        severity,
-        tool: text.optional(),
-        message: text,
-        fix: text.optional(),
-        hints: z.array(hintName).optional(),
-        waived: z.looseObject({ reason: text, expires: text.optional() }).optional(),
-        approved: z.boolean().optional(),
-      }),
-    )
-    .max(MANY),
-  changes: z
-    .array(
-      z.looseObject({
-        server: text,
-        kind: z.enum(['added', 'removed', 'renamed', 'changed']),
-        name: text,
-        tool: text,
-        renamedFrom: text.optional(),
-        before: side,
-        after: side,
-        hints: z
-          .array(z.strictObject({ hint: hintName, before: recorded, after: recorded }))
-          .max(4),
-      }),
-    )
-    .max(MANY),
+  return z.looseObject({
+    schemaVersion: z.literal(1),
+    mode: z.enum(['list', 'check', 'update']),
+    result: z.enum(['passed', 'failed']),
+    failOn: z.enum(['error', 'warning', 'notice', 'never']),
+    classList: text,
+    servers: z
+      .array(
+        z.looseObject({
+          server: text,
+          target: text,
+          era: z.enum(['legacy', 'modern', 'both']),
+          stdoutNoise: z.array(text).max(100).optional(),
+        }),
+      )
+      .max(1_000),
+    tools: z
+      .array(
+        z.looseObject({
+          server: text,
+          name: text,
+          fullName: text,
+          title: text,
+          titleSource,
+          class: cls,
+          reach,
+          hints,
+          description: text.optional(),
+        }),
+      )
+      .max(MANY),
+    findings: z
+      .array(
+        z.looseObject({
+          server: text.nullable(),
+          rule: z.enum(RULE_IDS as [string, ...string[]]),
+          severity,
+          tool: text.optional(),
+          message: text,
+          fix: text.optional(),
+          hints: z.array(hintName).optional(),
+          waived: z.looseObject({ reason: text, expires: text.optional() }).optional(),
+          approved: z.boolean().optional(),
+        }),
+      )
+      .max(MANY),
+    changes: z
+      .array(
+        z.looseObject({
+          server: text,
+          kind: z.enum(['added', 'removed', 'renamed', 'changed']),
+          name: text,
+          tool: text,
+          renamedFrom: text.optional(),
+          before: side,
+          after: side,
+          hints: z
+            .array(z.strictObject({ hint: hintName, before: recorded, after: recorded }))
+            .max(4),
+        }),
+      )
+      .max(MANY),
+  });
 });
+type ReportSide = z.infer<ReturnType<typeof reportSchema>>['changes'][number]['before'];
 
 /** Rebuilds a Report from the JSON of an earlier run; an AuditError says what is wrong. */
 export function parseReport(json: string, path: string): Report {
@@ -118,7 +123,7 @@ export function parseReport(json: string, path: string): Report {
       'Pass the file the audit step wrote (its report output).',
     );
   }
-  const parsed = reportSchema.safeParse(data);
+  const parsed = reportSchema().safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new AuditError(
@@ -153,7 +158,7 @@ export function parseReport(json: string, path: string): Report {
         const oldTool = c.renamedFrom?.startsWith(prefix)
           ? c.renamedFrom.slice(prefix.length)
           : c.tool;
-        const record = (x: NonNullable<z.infer<typeof side>>, tool: string): ToolRecord => ({
+        const record = (x: NonNullable<ReportSide>, tool: string): ToolRecord => ({
           server: s.server,
           tool,
           class: x.class,

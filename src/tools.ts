@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazily } from './lazy.js';
 
 /** The four hints of the spec's ToolAnnotations, in the order reports show them. */
 export const HINT_NAMES = [
@@ -39,25 +40,28 @@ export interface MalformedTool {
   problems: string[];
 }
 
-const annotationsSchema = z
-  .object({
-    title: z.string().optional(),
-    readOnlyHint: z.boolean().optional(),
-    destructiveHint: z.boolean().optional(),
-    idempotentHint: z.boolean().optional(),
-    openWorldHint: z.boolean().optional(),
-  })
-  .loose();
+/** The schema of what we read of a tool; built only when a tool fails the fast check. */
+const toolSchema = lazily(() => {
+  const annotationsSchema = z
+    .object({
+      title: z.string().optional(),
+      readOnlyHint: z.boolean().optional(),
+      destructiveHint: z.boolean().optional(),
+      idempotentHint: z.boolean().optional(),
+      openWorldHint: z.boolean().optional(),
+    })
+    .loose();
 
-const toolSchema = z
-  .object({
-    name: z.string().min(1),
-    title: z.string().optional(),
-    description: z.string().optional(),
-    inputSchema: z.record(z.string(), z.unknown()).optional(),
-    annotations: annotationsSchema.optional(),
-  })
-  .loose();
+  return z
+    .object({
+      name: z.string().min(1),
+      title: z.string().optional(),
+      description: z.string().optional(),
+      inputSchema: z.record(z.string(), z.unknown()).optional(),
+      annotations: annotationsSchema.optional(),
+    })
+    .loose();
+});
 
 type ToolFields = {
   name: string;
@@ -124,7 +128,7 @@ export function parseTool(raw: unknown, index: number): ListedTool | MalformedTo
 
 /** The schema's verdict; exported for the test that holds the fast check and the schema together. */
 export function parseWithZod(raw: unknown, index: number): ListedTool | MalformedTool {
-  const parsed = toolSchema.safeParse(raw);
+  const parsed = toolSchema().safeParse(raw);
   if (parsed.success) return pick(parsed.data);
   const name =
     raw && typeof raw === 'object' && typeof (raw as { name?: unknown }).name === 'string'

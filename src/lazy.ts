@@ -1,0 +1,8 @@
+/**
+ * A value built on first use. Building zod schemas costs CPU at start-up, while the server under
+ * audit boots on the same cores, and most runs never use most of them.
+ */
+export function lazily<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}
