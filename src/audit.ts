@@ -176,7 +176,8 @@ async function auditServer(
         },
       ),
     );
-  else findings.push(...driftFindings(diffRecords(head, live), updateCommand, settings.classList));
+  const headChanges = classList ? diffRecords(head, live) : [];
+  if (classList) findings.push(...driftFindings(headChanges, updateCommand, settings.classList));
   // Without a base, the class list at HEAD is what the live server is compared to.
   const reference =
     base === undefined
@@ -196,7 +197,7 @@ async function auditServer(
       ),
     );
   if (reference) {
-    report.changes = diffRecords(reference, live);
+    report.changes = reference === head ? headChanges : diffRecords(reference, live);
     findings.push(...changeFindings(report.changes));
   }
   return report;

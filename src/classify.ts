@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { HINT_DEFAULTS, HINT_NAMES, type HintName, type ListedTool } from './tools.js';
+import { HINT_DEFAULTS, type HintName, type ListedTool } from './tools.js';
 
 export type ToolClass = 'read' | 'edit' | 'delete';
 export type Reach = 'open' | 'closed';
@@ -93,10 +93,12 @@ export function hashSchema(schema: unknown): string {
 
 /** Classifies one validated tool: hints with their states, class, reach and title. */
 export function classifyTool(tool: ListedTool): ClassifiedTool {
-  const hints = Object.fromEntries(HINT_NAMES.map((h) => [h, readHint(tool, h)])) as Record<
-    HintName,
-    HintState
-  >;
+  const hints: Record<HintName, HintState> = {
+    readOnlyHint: readHint(tool, 'readOnlyHint'),
+    destructiveHint: readHint(tool, 'destructiveHint'),
+    idempotentHint: readHint(tool, 'idempotentHint'),
+    openWorldHint: readHint(tool, 'openWorldHint'),
+  };
   const classified: ClassifiedTool = {
     name: tool.name,
     ...titleOf(tool),

@@ -46,12 +46,14 @@ export function fullToolName(server: string, tool: string): string {
 }
 
 export function toRecord(server: string, tool: ClassifiedTool): ToolRecord {
-  const hints = Object.fromEntries(
-    HINT_NAMES.map((h) => [
-      h,
-      tool.hints[h].declared ? (tool.hints[h].value as boolean) : 'absent',
-    ]),
-  ) as Record<HintName, RecordedHint>;
+  const recorded = (h: HintName): RecordedHint =>
+    tool.hints[h].declared ? (tool.hints[h].value as boolean) : 'absent';
+  const hints: Record<HintName, RecordedHint> = {
+    readOnlyHint: recorded('readOnlyHint'),
+    destructiveHint: recorded('destructiveHint'),
+    idempotentHint: recorded('idempotentHint'),
+    openWorldHint: recorded('openWorldHint'),
+  };
   return {
     server,
     tool: tool.name,

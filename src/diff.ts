@@ -26,11 +26,11 @@ export interface ToolChange {
 const CLASS_RANK: Record<ToolClass, number> = { read: 0, edit: 1, delete: 2 };
 
 function hintMoves(before: ToolRecord, after: ToolRecord): HintMove[] {
-  return HINT_NAMES.filter((h) => before.hints[h] !== after.hints[h]).map((hint) => ({
-    hint,
-    before: before.hints[hint],
-    after: after.hints[hint],
-  }));
+  const moves: HintMove[] = [];
+  for (const hint of HINT_NAMES)
+    if (before.hints[hint] !== after.hints[hint])
+      moves.push({ hint, before: before.hints[hint], after: after.hints[hint] });
+  return moves;
 }
 
 function compare(name: string, before: ToolRecord, after: ToolRecord): ToolChange | undefined {
