@@ -7,7 +7,13 @@
 // and exits. No SDK, no validation, no classification: only the protocol's round trips and
 // the same end-of-life work the auditor does (end stdin; SIGTERM the group after 100 ms). The
 // server gets the auditor's minimal environment.
+//
+// With FLOOR_LOAD set (module paths, separated like PATH), it also imports those modules right
+// after sending initialize, while the server boots, and before reading any answer: the floor
+// plus the auditor's module loading, to measure what that loading costs the server's boot.
 import { spawn } from 'node:child_process';
+import { delimiter } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const [command, ...args] = process.argv.slice(2);
 if (!command) {
@@ -102,11 +108,14 @@ server.stdout.once('end', () => {
   if (pending.size) fail('the server closed stdout before answering');
 });
 
-const init = await request('initialize', {
+const initialized = request('initialize', {
   protocolVersion: '2025-11-25',
   capabilities: {},
   clientInfo: { name: 'floor-lister', version: '1.0.0' },
 });
+for (const path of (process.env.FLOOR_LOAD ?? '').split(delimiter).filter(Boolean))
+  await import(pathToFileURL(path).href);
+const init = await initialized;
 if (init.error) fail(`initialize failed: ${JSON.stringify(init.error)}`);
 server.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
 

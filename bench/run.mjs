@@ -18,7 +18,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { delimiter, dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -98,6 +98,17 @@ const CLI = join(DIST, 'cli.js');
 const RUN_DIR = join(WORK, 'cwd');
 mkdirSync(RUN_DIR);
 const ACTION = join(DIST, 'index.js');
+/**
+ * What `check` loads past its entry when there is no config file: the commands chunk (with the
+ * chunks it imports) and the MCP SDK's chunk. The floor+load reference imports these.
+ */
+const LOADED_BY_CHECK = readdirSync(join(DIST, 'chunks'))
+  .map((name) => join(DIST, 'chunks', name))
+  .filter(
+    (path) =>
+      /\/commands-[^/]*\.js$/.test(path) ||
+      readFileSync(path, 'utf8').includes('notifications/initialized'),
+  );
 /** @param {string} dir @returns {string[]} */
 const allFiles = (dir) =>
   readdirSync(dir, { withFileTypes: true })
@@ -277,16 +288,18 @@ for (let i = 0; i < 20; i += 1)
 
 const MANY = join(ROOT, 'test/fixtures/servers/many-tools.mjs');
 
-/** @typedef {{ id: string, label: string, tools?: number, cmd: string[] }} Server */
+/** @typedef {{ id: string, label: string, tools?: number, cmd: string[], boots?: boolean }} Server */
 /** @type {Server[]} */
 const SERVERS = [
   {
     id: 'example',
     label: 'example notes server',
+    boots: true,
     cmd: [NODE, join(ROOT, 'examples/notes/server.mjs')],
   },
   {
     id: 'filesystem',
+    boots: true,
     label: `server-filesystem ${fsVersion}`,
     cmd: [NODE, join(fsPackage, 'dist/index.js'), fsRoot],
   },
@@ -302,7 +315,7 @@ const SERVERS = [
 const classListOf = (server) => join(WORK, `${server.id}.classes.json`);
 
 /**
- * @typedef {{ id: 'floor' | 'ours' | 'inspector' | 'ours24', argv: string[], ok: (code: number | null) => boolean,
+ * @typedef {{ id: 'floor' | 'floorLoad' | 'ours' | 'inspector' | 'ours24', argv: string[], ok: (code: number | null) => boolean,
  *   count?: (stdout: string) => number | undefined, reference?: boolean,
  *   env?: NodeJS.ProcessEnv }} Candidate
  */
@@ -324,6 +337,17 @@ function candidatesFor(server) {
       ok: (code) => code === 0 || code === 1,
     },
   ];
+  // For reference, on the servers that take time to boot: the floor plus ours's module loading,
+  // to tell the cost of loading the SDK while the server boots from the rest of ours−floor.
+  if (server.boots)
+    list.push({
+      id: 'floorLoad',
+      argv: list[0].argv,
+      env: { ...CANDIDATE_ENV, FLOOR_LOAD: LOADED_BY_CHECK.join(delimiter) },
+      ok: (code) => code === 0,
+      count: list[0].count,
+      reference: true,
+    });
   if (INSPECTOR_ON)
     list.push({
       id: 'inspector',
@@ -523,7 +547,7 @@ if (opts.profile) profileSections = await profile();
 // ---------------------------------------------------------------------------------------------
 // Report
 
-const C = /** @type {const} */ (['floor', 'ours', 'inspector', 'ours24']);
+const C = /** @type {const} */ (['floor', 'floorLoad', 'ours', 'inspector', 'ours24']);
 const OURS24 = INSPECTOR_ON && inspector.node !== NODE;
 const headline = [];
 const details = [];
@@ -593,6 +617,45 @@ for (const { server, bench: b, setupError } of serverRuns) {
     ]);
   }
 }
+
+// Where ours−floor goes, on the servers that take time to boot: the floor with ours's module
+// loading added (floor+load) shows what that loading costs the server's boot on these cores.
+const splitRows = [];
+for (const { server, bench: b } of serverRuns) {
+  if (!b.results.get('floorLoad')?.times.length) continue;
+  const load = pairedDiff(b.rounds, 'floorLoad', 'floor');
+  const rest = pairedDiff(b.rounds, 'ours', 'floorLoad');
+  splitRows.push([
+    server.label,
+    ms(median(b.results.get('floor')?.times ?? [])),
+    ms(median(b.results.get('floorLoad')?.times ?? [])),
+    ms(median(b.results.get('ours')?.times ?? [])),
+    ms(pairedDiff(b.rounds, 'ours', 'floor')),
+    ms(load),
+    ms(rest),
+  ]);
+}
+const splitText = splitRows.length
+  ? `${table(
+      [
+        'server',
+        'floor ms',
+        'floor+load ms',
+        'ours ms',
+        'ours−floor ms',
+        'of which loading ms',
+        'the rest ms',
+      ],
+      splitRows,
+    )}
+floor+load is the floor lister importing, right after it sends initialize, the modules \`check\`
+loads past its entry (${LOADED_BY_CHECK.map((f) => `\`${relative(DIST, f)}\``).join(', ')}): the
+MCP SDK, zod and our own code, while the server boots on the same cores. It only imports them.
+"of which loading" is floor+load − floor; "the rest" is ours − floor+load: the SDK client's own
+set-up (it builds the protocol's schemas for the handshake, also while the server boots), the
+handshake through the SDK, the analysis, the report and the exit.
+`
+  : '';
 
 const headlineTable = table(
   [
@@ -817,6 +880,7 @@ const bundleTable = table(
 const serverCmd = '<server>';
 const commands = [
   `floor:     node bench/floor-lister.mjs ${serverCmd}`,
+  `floorLoad: FLOOR_LOAD=<the modules check loads> node bench/floor-lister.mjs ${serverCmd}   (reference only; servers that boot)`,
   `ours:      node dist/cli.js check --class-list <tmp>/<id>.classes.json -- ${serverCmd}`,
   `           (class list written first, untimed, by: node dist/cli.js update --class-list <tmp>/<id>.classes.json -- ${serverCmd})`,
   INSPECTOR_ON
@@ -861,7 +925,7 @@ ${machine}
 ## Audit of one server (medians; ratios are medians of per-round ratios)
 
 ${headlineTable}
-${notes.length ? `Notes:\n\n${notes.map((n) => `- ${n}`).join('\n')}\n\n` : ''}## Targets
+${notes.length ? `Notes:\n\n${notes.map((n) => `- ${n}`).join('\n')}\n\n` : ''}${splitText ? `## Where ours − floor goes\n\n${splitText}\n` : ''}## Targets
 
 ${targetsTable}
 ## Growth with the number of tools (synthetic server)
@@ -886,6 +950,7 @@ ${profileSections.length ? `\n${profileSections.join('\n')}` : ''}`;
 writeFileSync(RESULTS, report);
 console.log(`\n${headlineTable}`);
 if (notes.length) console.log(notes.map((n) => `note: ${n}`).join('\n') + '\n');
+if (splitText) console.log(splitText);
 console.log(targetsTable);
 if (growthText) console.log(growthText);
 if (coldTable) console.log(coldTable);

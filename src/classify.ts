@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
 import { HINT_DEFAULTS, type HintName, type ListedTool } from './tools.js';
 
 export type ToolClass = 'read' | 'edit' | 'delete';
@@ -84,11 +84,14 @@ export function canonicalJson(value: unknown): string {
   return `${out}}`;
 }
 
+/** The one-shot form (Node 20.12+) skips a Hash object per tool; older Node builds one. */
+const sha256Hex: (text: string) => string =
+  typeof (crypto as { hash?: unknown }).hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'hex')
+    : (text) => crypto.createHash('sha256').update(text).digest('hex');
+
 export function hashSchema(schema: unknown): string {
-  return createHash('sha256')
-    .update(canonicalJson(schema ?? {}))
-    .digest('hex')
-    .slice(0, 16);
+  return sha256Hex(canonicalJson(schema ?? {})).slice(0, 16);
 }
 
 /** Classifies one validated tool: hints with their states, class, reach and title. */
