@@ -13,11 +13,20 @@ export function bound(text: string, max: number): string {
 
 /** For a terminal: control characters (escape sequences, newlines) shown as \u escapes. */
 export function terminalSafe(text: string, max = 80): string {
-  return bound(text, max).replace(
-    /[\p{Cc}\u200b-\u200f\u2028-\u202e\u2066-\u2069]/gu,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  const bounded = bound(text, max);
+  // Most text has none of these: test first, and only rewrite what does.
+  return TERMINAL_UNSAFE.test(bounded)
+    ? bounded.replace(
+        TERMINAL_UNSAFE_ALL,
+        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      )
+    : bounded;
 }
+
+/** Control characters (\p{Cc}: U+0000-U+001F, U+007F-U+009F) and invisible or bidi marks. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const TERMINAL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]/;
+const TERMINAL_UNSAFE_ALL = new RegExp(TERMINAL_UNSAFE.source, 'g');
 
 /** Characters with an HTML meaning become entities. */
 const ENTITIES: Record<string, string> = {

@@ -35,6 +35,16 @@ describe('terminalSafe', () => {
   it('counts characters, not UTF-16 units, when bounding', () => {
     expect(bound('😀😀😀', 2)).toBe('😀…');
   });
+  it('escapes exactly the control characters (\\p{Cc}) and the invisible or bidi marks', () => {
+    const unsafe = /[\p{Cc}\u200b-\u200f\u2028-\u202e\u2066-\u2069]/u;
+    for (let code = 0; code <= 0xffff; code++) {
+      const c = String.fromCharCode(code);
+      const expected = unsafe.test(c) ? `\\u${code.toString(16).padStart(4, '0')}` : c;
+      if (terminalSafe(c) !== expected)
+        expect(terminalSafe(c), `U+${code.toString(16)}`).toBe(expected);
+    }
+    expect(terminalSafe('a\u202eb\u0085c😀')).toBe('a\\u202eb\\u0085c😀');
+  });
 });
 
 describe('codeSpanSafe', () => {
