@@ -163,3 +163,11 @@ describe('hashSchema', () => {
     );
   });
 });
+
+describe('zod configuration', () => {
+  it('parses without compiling parsers (src/zod.ts), for the SDK schemas too', async () => {
+    await import('../src/listing.js');
+    const { z } = await import('zod');
+    expect(z.config().jitless).toBe(true);
+  });
+});
