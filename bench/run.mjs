@@ -990,6 +990,13 @@ function topSelf(file, n = 12) {
 async function profile() {
   const sections = ['## Profile of `check` (--profile)', ''];
   const dir = join(WORK, 'profiles');
+  // Profiled from a build of the same source that keeps its names (dist/ minifies them).
+  const readable = join(WORK, 'readable-dist');
+  const built = spawnSync(NODE, [join(ROOT, 'scripts/build.mjs'), '--readable', readable], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (built.status !== 0) throw new Error(`readable build failed: ${built.stderr}`);
   for (const id of ['example', 'filesystem', 'many-100', 'many-10000']) {
     const server = SERVERS.find((s) => s.id === id);
     if (!server || !existsSync(classListOf(server))) continue;
@@ -999,7 +1006,7 @@ async function profile() {
       NODE,
       '--cpu-prof',
       `--cpu-prof-dir=${dir}`,
-      CLI,
+      join(readable, 'cli.js'),
       'check',
       '--class-list',
       classListOf(server),
@@ -1042,7 +1049,7 @@ async function profile() {
       for (const c of list) {
         rmSync(stampFile, { force: true });
         const spawnedAt = performance.timeOrigin + performance.now();
-        const sample = await measure(c.argv);
+        const sample = await measure(c.argv, { env: c.env });
         if (!c.ok(sample.code) || !existsSync(stampFile)) continue;
         if (round === 0) continue; // warm-up
         const serverStart = Number(readFileSync(stampFile, 'utf8'));

@@ -2,6 +2,8 @@
 // entry is split into dist/chunks/ so that it starts the server under audit before the MCP SDK,
 // zod and yaml have even been read).
 // With --check, builds into a temporary folder and fails when dist/ differs from a fresh build.
+// With --readable <dir>, builds into <dir> with the source's names kept, for CPU profiles
+// (npm run bench -- --profile); dist/ is left alone.
 import { build } from 'esbuild';
 import { chmod, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,7 +11,10 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const check = process.argv.includes('--check');
-const outdir = check ? await mkdtemp(join(tmpdir(), 'auditor-dist-')) : 'dist';
+const readableAt = process.argv.indexOf('--readable');
+const readable = readableAt >= 0 ? process.argv[readableAt + 1] : undefined;
+if (readableAt >= 0 && !readable) throw new Error('--readable needs a folder');
+const outdir = check ? await mkdtemp(join(tmpdir(), 'auditor-dist-')) : (readable ?? 'dist');
 if (!check) await rm(outdir, { recursive: true, force: true });
 
 const zodLocales = fileURLToPath(new URL('../node_modules/zod/v4/locales/', import.meta.url));
@@ -60,7 +65,7 @@ const common = {
   format: 'esm',
   minifyWhitespace: true,
   minifySyntax: true,
-  minifyIdentifiers: true,
+  minifyIdentifiers: !readable,
   legalComments: 'eof',
   logLevel: 'warning',
   // cross-spawn and other CommonJS dependencies call require(); ESM output needs one.
