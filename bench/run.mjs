@@ -98,6 +98,12 @@ const CLI = join(DIST, 'cli.js');
 const RUN_DIR = join(WORK, 'cwd');
 mkdirSync(RUN_DIR);
 const ACTION = join(DIST, 'index.js');
+/** Pinning needs two CPUs and taskset (util-linux); without them the pinned rows are left out. */
+const PINNING =
+  process.platform === 'linux' &&
+  cpus().length >= 2 &&
+  spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+
 /**
  * What `check` loads past its entry when there is no config file: the commands chunk (with the
  * chunks it imports) and the MCP SDK's chunk. The floor+load reference imports these.
@@ -150,7 +156,9 @@ function measure(argv, { memory = false, keepOutput = false, env: baseEnv = CAND
   let args = argv.slice(1);
   if (memory) {
     env.BENCH_PEAK_RSS_FILE = rssPath;
-    args = ['--import', PEAK_RSS_HOOK, ...args];
+    // Node's flags go right after node: after `taskset -c N node` for a pinned candidate.
+    const at = argv[0] === 'taskset' ? 3 : 0;
+    args = [...args.slice(0, at), '--import', PEAK_RSS_HOOK, ...args.slice(at)];
   }
   return new Promise((resolve) => {
     const start = performance.now();
@@ -315,7 +323,7 @@ const SERVERS = [
 const classListOf = (server) => join(WORK, `${server.id}.classes.json`);
 
 /**
- * @typedef {{ id: 'floor' | 'floorLoad' | 'ours' | 'inspector' | 'ours24', argv: string[], ok: (code: number | null) => boolean,
+ * @typedef {{ id: 'floor' | 'floorLoad' | 'floorPinned' | 'ours' | 'oursPinned' | 'inspector' | 'ours24', argv: string[], ok: (code: number | null) => boolean,
  *   count?: (stdout: string) => number | undefined, reference?: boolean,
  *   env?: NodeJS.ProcessEnv }} Candidate
  */
@@ -348,6 +356,33 @@ function candidatesFor(server) {
       count: list[0].count,
       reference: true,
     });
+  // For reference, on the same servers: floor and ours with the server held to CPU 0 and the
+  // candidate to CPU 1, so that neither can take the other's core. What ours−floor is left then
+  // is ours's own work; the difference from the unpinned runs is the competition for the cores.
+  if (server.boots && PINNING)
+    for (const [id, of] of /** @type {const} */ ([
+      ['floorPinned', list[0]],
+      ['oursPinned', list[1]],
+    ])) {
+      const [node, ...rest] = of.argv;
+      const cut = rest.indexOf(server.cmd[0] ?? '', of === list[1] ? rest.indexOf('--') : 0);
+      list.push({
+        ...of,
+        id,
+        argv: [
+          'taskset',
+          '-c',
+          '1',
+          node,
+          ...rest.slice(0, cut),
+          'taskset',
+          '-c',
+          '0',
+          ...rest.slice(cut),
+        ],
+        reference: true,
+      });
+    }
   if (INSPECTOR_ON)
     list.push({
       id: 'inspector',
@@ -547,7 +582,15 @@ if (opts.profile) profileSections = await profile();
 // ---------------------------------------------------------------------------------------------
 // Report
 
-const C = /** @type {const} */ (['floor', 'floorLoad', 'ours', 'inspector', 'ours24']);
+const C = /** @type {const} */ ([
+  'floor',
+  'floorLoad',
+  'floorPinned',
+  'ours',
+  'oursPinned',
+  'inspector',
+  'ours24',
+]);
 const OURS24 = INSPECTOR_ON && inspector.node !== NODE;
 const headline = [];
 const details = [];
@@ -625,6 +668,13 @@ for (const { server, bench: b } of serverRuns) {
   if (!b.results.get('floorLoad')?.times.length) continue;
   const load = pairedDiff(b.rounds, 'floorLoad', 'floor');
   const rest = pairedDiff(b.rounds, 'ours', 'floorLoad');
+  const pinned = b.results.get('oursPinned')?.times.length
+    ? [
+        ms(median(b.results.get('floorPinned')?.times ?? [])),
+        ms(median(b.results.get('oursPinned')?.times ?? [])),
+        ratio(pairedRatio(b.rounds, 'oursPinned', 'floorPinned')),
+      ]
+    : ['n/a', 'n/a', 'n/a'];
   splitRows.push([
     server.label,
     ms(median(b.results.get('floor')?.times ?? [])),
@@ -633,6 +683,7 @@ for (const { server, bench: b } of serverRuns) {
     ms(pairedDiff(b.rounds, 'ours', 'floor')),
     ms(load),
     ms(rest),
+    ...pinned,
   ]);
 }
 const splitText = splitRows.length
@@ -645,6 +696,9 @@ const splitText = splitRows.length
         'ours−floor ms',
         'of which loading ms',
         'the rest ms',
+        'floor, a core each ms',
+        'ours, a core each ms',
+        'ours/floor, a core each',
       ],
       splitRows,
     )}
@@ -653,7 +707,11 @@ loads past its entry (${LOADED_BY_CHECK.map((f) => `\`${relative(DIST, f)}\``).j
 MCP SDK, zod and our own code, while the server boots on the same cores. It only imports them.
 "of which loading" is floor+load − floor; "the rest" is ours − floor+load: the SDK client's own
 set-up (it builds the protocol's schemas for the handshake, also while the server boots), the
-handshake through the SDK, the analysis, the report and the exit.
+handshake through the SDK, the analysis, the report and the exit. "A core each" runs floor and
+ours again with the server held to CPU 0 and the candidate to CPU 1 (\`taskset\`${PINNING ? '' : ': not available here'}), so that
+neither can take the other's core: what ours/floor is left there is ours's own work.
+A server that boots on more than one core (Node's helper threads) loses time to any process that
+works on the other core meanwhile.
 `
   : '';
 
@@ -881,6 +939,7 @@ const serverCmd = '<server>';
 const commands = [
   `floor:     node bench/floor-lister.mjs ${serverCmd}`,
   `floorLoad: FLOOR_LOAD=<the modules check loads> node bench/floor-lister.mjs ${serverCmd}   (reference only; servers that boot)`,
+  `floorPinned, oursPinned: taskset -c 1 <floor or ours, with the server command as taskset -c 0 ${serverCmd}>   (reference only; servers that boot)`,
   `ours:      node dist/cli.js check --class-list <tmp>/<id>.classes.json -- ${serverCmd}`,
   `           (class list written first, untimed, by: node dist/cli.js update --class-list <tmp>/<id>.classes.json -- ${serverCmd})`,
   INSPECTOR_ON
