@@ -6,6 +6,7 @@
 // (npm run bench -- --profile); dist/ is left alone.
 import { build } from 'esbuild';
 import { chmod, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,11 @@ const check = process.argv.includes('--check');
 const readableAt = process.argv.indexOf('--readable');
 const readable = readableAt >= 0 ? process.argv[readableAt + 1] : undefined;
 if (readableAt >= 0 && !readable) throw new Error('--readable needs a folder');
+// The output folder is emptied first: only ever an earlier build's folder, or a new one.
+if (readable && existsSync(readable) && !existsSync(join(readable, 'cli.js')))
+  throw new Error(
+    `--readable ${readable}: not an earlier build (no cli.js there); pick a new folder`,
+  );
 const outdir = check ? await mkdtemp(join(tmpdir(), 'auditor-dist-')) : (readable ?? 'dist');
 if (!check) await rm(outdir, { recursive: true, force: true });
 

@@ -136,7 +136,32 @@ function isWellFormedRecord(raw: unknown): raw is ToolRecord {
   );
 }
 
-/** The same for the file around the entries, against `fileSchema`. */
+/** A well-formed entry as the schema outputs it: its fields, and the hints, in schema order. */
+function copyRecord(raw: ToolRecord): ToolRecord {
+  const { hints } = raw;
+  const record: ToolRecord = {
+    server: raw.server,
+    tool: raw.tool,
+    class: raw.class,
+    reach: raw.reach,
+    hints: {
+      readOnlyHint: hints.readOnlyHint,
+      destructiveHint: hints.destructiveHint,
+      idempotentHint: hints.idempotentHint,
+      openWorldHint: hints.openWorldHint,
+    },
+    title: raw.title,
+    titleSource: raw.titleSource,
+    schema: raw.schema,
+  };
+  if (raw.reason !== undefined) record.reason = raw.reason;
+  return record;
+}
+
+/**
+ * The same for the file around the entries, against `fileSchema`. A `__proto__` key among the
+ * tools goes to zod, whose record schema drops it.
+ */
 function isWellFormedFile(
   data: unknown,
 ): data is { $schema?: string; version: number; tools: Record<string, unknown> } {
@@ -145,13 +170,14 @@ function isWellFormedFile(
     onlyFields(data, FILE_FIELDS) &&
     (data.$schema === undefined || typeof data.$schema === 'string') &&
     data.version === CLASS_LIST_VERSION &&
-    isObject(data.tools)
+    isObject(data.tools) &&
+    !Object.hasOwn(data.tools, '__proto__')
   );
 }
 
 /** The schemas' verdicts, for the test that holds the fast checks and the schemas together. */
 export const classListSchemas = schemas;
-export const wellFormed = { record: isWellFormedRecord, file: isWellFormedFile };
+export const wellFormed = { record: isWellFormedRecord, file: isWellFormedFile, copyRecord };
 
 /** The 1-based line of a character offset. */
 function lineAt(text: string, offset: number): number {
@@ -234,7 +260,7 @@ export function parseClassList(text: string, path: string): ClassList {
   };
   for (const [key, raw] of Object.entries(file.data.tools)) {
     const parsed = isWellFormedRecord(raw)
-      ? { success: true as const, data: raw }
+      ? { success: true as const, data: copyRecord(raw) }
       : schemas().record.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

@@ -110,7 +110,9 @@ function isWellFormed(raw: unknown): raw is ToolFields {
     name.length > 0 &&
     optional(title, 'string') &&
     optional(description, 'string') &&
-    (inputSchema === undefined || isObject(inputSchema)) &&
+    // zod's record schema drops a `__proto__` key: such a schema goes to zod, to hash the same.
+    (inputSchema === undefined ||
+      (isObject(inputSchema) && !Object.hasOwn(inputSchema, '__proto__'))) &&
     (annotations === undefined ||
       (isObject(annotations) &&
         optional(annotations.title, 'string') &&

@@ -123,7 +123,10 @@ describe('parseTool: the fast check agrees with the schema', () => {
     let malformed = 0;
     for (const [i, raw] of all.entries()) {
       const viaZod = parseWithZod(raw, i);
-      expect(parseTool(raw, i), JSON.stringify(raw)).toEqual(viaZod);
+      const parsed = parseTool(raw, i);
+      expect(parsed, JSON.stringify(raw)).toEqual(viaZod);
+      // The same keys in the same order, and so the same schema hash.
+      expect(JSON.stringify(parsed), JSON.stringify(raw)).toBe(JSON.stringify(viaZod));
       if ('problems' in viaZod) malformed++;
     }
     // Both verdicts occur, so the comparison covers accepting and refusing.

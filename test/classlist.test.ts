@@ -49,20 +49,38 @@ describe('toolLines', () => {
 });
 
 describe('parseClassList: the fast checks agree with the schemas', () => {
-  it('accepts an entry or a file only where zod does', () => {
-    const entries = variants({ ...record('t'), reason: 'why' });
-    const files = variants({ $schema: 'x', version: 1, tools: {} });
+  it('accepts an entry only where zod does, and outputs what zod outputs', () => {
+    const base = { ...record('t'), reason: 'why' };
+    const reversed = Object.fromEntries(Object.entries(base.hints).reverse());
+    const { reason, ...fields } = base;
+    // The hints, and reason, in another order than the schema's.
+    const entries = [...variants(base), { reason, ...fields, hints: reversed }];
     let accepted = 0;
     for (const raw of entries) {
-      const schema = classListSchemas().record.safeParse(raw).success;
-      expect(wellFormed.record(raw), JSON.stringify(raw)).toBe(schema);
-      if (schema) accepted++;
+      const viaZod = classListSchemas().record.safeParse(raw);
+      expect(wellFormed.record(raw), JSON.stringify(raw)).toBe(viaZod.success);
+      if (!wellFormed.record(raw)) continue;
+      accepted++;
+      // Field and hint order included: the JSON report shows these records.
+      expect(JSON.stringify(wellFormed.copyRecord(raw))).toBe(JSON.stringify(viaZod.data));
     }
-    for (const raw of files)
-      expect(wellFormed.file(raw), JSON.stringify(raw)).toBe(
-        classListSchemas().file.safeParse(raw).success,
-      );
     expect(entries.length).toBeGreaterThan(100);
     expect(accepted).toBeGreaterThan(5);
+  });
+
+  it('accepts a file only where zod does; zod decides the rest', () => {
+    let refused = 0;
+    for (const raw of variants({ $schema: 'x', version: 1, tools: {} })) {
+      const viaZod = classListSchemas().file.safeParse(raw).success;
+      if (wellFormed.file(raw)) expect(viaZod, JSON.stringify(raw)).toBe(true);
+      else if (!viaZod) refused++;
+    }
+    expect(refused).toBeGreaterThan(10);
+  });
+
+  it('drops a "__proto__" key among the tools, as the schema does', () => {
+    const text = `{"version":1,"tools":{"__proto__":{"note":"x"},"mcp__s__t":${JSON.stringify(record('t'))}}}`;
+    const list = parseClassList(text, 'classes.json');
+    expect([...list.tools.keys()]).toEqual(['mcp__s__t']);
   });
 });

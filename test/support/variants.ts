@@ -18,6 +18,11 @@ export function variants(base: Record<string, unknown>): unknown[] {
         for (const value of VALUES) out.push({ ...base, [key]: { ...object, [innerKey]: value } });
     }
   }
+  // An own `__proto__` key, as JSON.parse makes one, at the top and in each object field.
+  out.push(withProto(base));
+  for (const [key, inner] of Object.entries(base))
+    if (inner && typeof inner === 'object' && !Array.isArray(inner))
+      out.push({ ...base, [key]: withProto(inner as Record<string, unknown>) });
   // An absent field is not the same as one set to undefined: remove each for real too.
   for (const key of Object.keys(base)) {
     const rest = { ...base };
@@ -25,4 +30,13 @@ export function variants(base: Record<string, unknown>): unknown[] {
     out.push(rest);
   }
   return out;
+}
+
+/** A copy of a JSON object with an own `__proto__` key added, as JSON.parse makes one. */
+function withProto(object: Record<string, unknown>): Record<string, unknown> {
+  const rest = JSON.stringify(object).slice(1);
+  return JSON.parse(`{"__proto__":{"x":1}${rest === '}' ? '}' : `,${rest}`}`) as Record<
+    string,
+    unknown
+  >;
 }
