@@ -330,17 +330,21 @@ const classListOf = (server) => join(WORK, `${server.id}.classes.json`);
 
 /** @param {Server} server @returns {Candidate[]} */
 function candidatesFor(server) {
+  /** @param {string[]} cmd the server command @returns {string[]} */
+  const floorArgv = (cmd) => [NODE, FLOOR, ...cmd];
+  /** @param {string[]} cmd @returns {string[]} */
+  const oursArgv = (cmd) => [NODE, CLI, 'check', '--class-list', classListOf(server), '--', ...cmd];
   /** @type {Candidate[]} */
   const list = [
     {
       id: 'floor',
-      argv: [NODE, FLOOR, ...server.cmd],
+      argv: floorArgv(server.cmd),
       ok: (code) => code === 0,
       count: (out) => Number(/^(\d+) tools/.exec(out)?.[1]),
     },
     {
       id: 'ours',
-      argv: [NODE, CLI, 'check', '--class-list', classListOf(server), '--', ...server.cmd],
+      argv: oursArgv(server.cmd),
       // 1 is "findings": the audit ran. Only 2 (could not run) is a failure.
       ok: (code) => code === 0 || code === 1,
     },
@@ -359,30 +363,23 @@ function candidatesFor(server) {
   // For reference, on the same servers: floor and ours with the server held to CPU 0 and the
   // candidate to CPU 1, so that neither can take the other's core. What ours−floor is left then
   // is ours's own work; the difference from the unpinned runs is the competition for the cores.
-  if (server.boots && PINNING)
-    for (const [id, of] of /** @type {const} */ ([
-      ['floorPinned', list[0]],
-      ['oursPinned', list[1]],
-    ])) {
-      const [node, ...rest] = of.argv;
-      const cut = rest.indexOf(server.cmd[0] ?? '', of === list[1] ? rest.indexOf('--') : 0);
-      list.push({
-        ...of,
-        id,
-        argv: [
-          'taskset',
-          '-c',
-          '1',
-          node,
-          ...rest.slice(0, cut),
-          'taskset',
-          '-c',
-          '0',
-          ...rest.slice(cut),
-        ],
+  if (server.boots && PINNING) {
+    const pinned = ['taskset', '-c', '0', ...server.cmd];
+    list.push(
+      {
+        ...list[0],
+        id: 'floorPinned',
+        argv: ['taskset', '-c', '1', ...floorArgv(pinned)],
         reference: true,
-      });
-    }
+      },
+      {
+        ...list[1],
+        id: 'oursPinned',
+        argv: ['taskset', '-c', '1', ...oursArgv(pinned)],
+        reference: true,
+      },
+    );
+  }
   if (INSPECTOR_ON)
     list.push({
       id: 'inspector',

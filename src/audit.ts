@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { classifyTool, type ClassifiedTool } from './classify.js';
 import {
   fullToolName,
@@ -21,6 +20,7 @@ import {
   type ToolChange,
 } from './diff.js';
 import { AuditError } from './errors.js';
+import { gitShow } from './git.js';
 import { finding, type Finding } from './findings.js';
 import { listTools, type Listing, type ProtocolEra } from './listing.js';
 import { stopsSettled } from './process.js';
@@ -165,7 +165,9 @@ async function auditServer(
   const live = liveRecords(name, tools);
   const head = recordsOf(classList, name);
   const updateCommand = options.updateCommand ?? 'npx mcp-annotation-auditor update';
-  if (!classList)
+  const headChanges = classList ? diffRecords(head, live) : [];
+  if (classList) findings.push(...driftFindings(headChanges, updateCommand, settings.classList));
+  else
     findings.push(
       finding(
         'unrecorded-change',
@@ -176,8 +178,6 @@ async function auditServer(
         },
       ),
     );
-  const headChanges = classList ? diffRecords(head, live) : [];
-  if (classList) findings.push(...driftFindings(headChanges, updateCommand, settings.classList));
   // Without a base, the class list at HEAD is what the live server is compared to.
   const reference =
     base === undefined
@@ -333,21 +333,10 @@ export function resultOf(findings: Finding[], failOn: FailOn): 'passed' | 'faile
 
 /** Reads the class list at a git ref: `git show REF:./PATH`. */
 export function readAtRef(ref: string, path: string, cwd?: string): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      ['show', `${ref}:./${path}`],
-      { cwd, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (!error) return resolve(stdout);
-        if (/does not exist in|exists on disk, but not in/.test(stderr)) return resolve(null);
-        reject(
-          new AuditError(
-            `Could not read ${path} at ${ref}: ${stderr.trim().split('\n')[0] || error.message}.`,
-            `Make sure the ref exists locally (a shallow checkout may need git fetch --depth=1 origin ${ref}).`,
-          ),
-        );
-      },
+  return gitShow(`${ref}:./${path}`, cwd).catch((error: Error) => {
+    throw new AuditError(
+      `Could not read ${path} at ${ref}: ${error.message.split('\n')[0]}.`,
+      `Make sure the ref exists locally (a shallow checkout may need git fetch --depth=1 origin ${ref}).`,
     );
   });
 }

@@ -136,7 +136,7 @@ function isWellFormedRecord(raw: unknown): raw is ToolRecord {
   );
 }
 
-/** A well-formed entry as the schema outputs it: its fields, and the hints, in schema order. */
+/** An entry with its fields, and the hints, in the schema's order: as zod outputs it, as files hold it. */
 function copyRecord(raw: ToolRecord): ToolRecord {
   const { hints } = raw;
   const record: ToolRecord = {
@@ -304,19 +304,7 @@ function compareKeys(a: string, b: string): number {
 export function serializeClassList(list: ClassList): string {
   const tools: Record<string, unknown> = {};
   for (const key of [...list.tools.keys()].sort(compareKeys)) {
-    const r = list.tools.get(key) as ToolRecord;
-    const entry: Record<string, unknown> = {
-      server: r.server,
-      tool: r.tool,
-      class: r.class,
-      reach: r.reach,
-      hints: Object.fromEntries(HINT_NAMES.map((h) => [h, r.hints[h]])),
-      title: r.title,
-      titleSource: r.titleSource,
-      schema: r.schema,
-    };
-    if (r.reason !== undefined) entry.reason = r.reason;
-    tools[key] = entry;
+    tools[key] = copyRecord(list.tools.get(key) as ToolRecord);
   }
   const file: Record<string, unknown> = {};
   if (list.$schema !== undefined) file.$schema = list.$schema;

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -21,6 +20,7 @@ import {
 } from './config.js';
 import { describeError, getErrorMessage } from './errors.js';
 import { findingText } from './findings.js';
+import { git, gitShow } from './git.js';
 import { codeSpanSafe, markdownSafe, terminalSafe } from './escape.js';
 import {
   GitHubClient,
@@ -55,14 +55,6 @@ async function readEvent(
   }
 }
 
-function git(args: string[]): Promise<string> {
-  return new Promise((resolvePromise, reject) =>
-    execFile('git', args, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
-      error ? reject(new Error(stderr.trim() || error.message)) : resolvePromise(stdout),
-    ),
-  );
-}
-
 /**
  * The class list at the PR's base commit: through the API (works with the default shallow
  * checkout), else from git, fetching that one commit if needed. Null when the file did not exist.
@@ -85,10 +77,7 @@ async function readBase(
     await git(['cat-file', '-e', `${sha}^{commit}`]).catch(() =>
       git(['fetch', '--no-tags', '--depth=1', 'origin', sha]),
     );
-    return await git(['show', `${sha}:${repoPath}`]).catch((error: Error) => {
-      if (/does not exist in|exists on disk, but not in/.test(error.message)) return null;
-      throw error;
-    });
+    return await gitShow(`${sha}:${repoPath}`);
   } catch (error) {
     throw new Error(
       `could not read ${repoPath} at the base commit ${sha.slice(0, 12)}: ${apiError ? `${getErrorMessage(apiError)}; ` : ''}${getErrorMessage(error)}`,

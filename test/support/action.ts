@@ -1,10 +1,9 @@
 // Runs the committed action bundle as the runner does: node dist/index.js with INPUT_* variables,
 // an event payload file, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, and GITHUB_API_URL.
-import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_BASE_SHA, DEFAULT_HEAD_SHA, DEFAULT_REPOSITORY } from './github-api.js';
-import { ROOT, tempDir } from './cli.js';
+import { ROOT, runNode, tempDir } from './cli.js';
 
 export const TOKEN = 'ghs_test0123456789abcdefTOKEN';
 
@@ -90,21 +89,16 @@ export async function runAction(options: {
   };
   for (const [name, value] of Object.entries({ ...defaults, ...options.inputs }))
     env[`INPUT_${name.toUpperCase()}`] = value;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'dist/index.js')], {
-      cwd: options.workspace,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      void Promise.all([readFile(outputPath, 'utf8'), readFile(summaryPath, 'utf8')]).then(
-        ([out, summary]) => resolve({ code, stdout, stderr, outputs: parseOutputs(out), summary }),
-      );
-    });
-  });
+  const run = await runNode(join(ROOT, 'dist/index.js'), [], { cwd: options.workspace, env });
+  const [out, summary] = await Promise.all([
+    readFile(outputPath, 'utf8'),
+    readFile(summaryPath, 'utf8'),
+  ]);
+  return {
+    code: run.code,
+    stdout: run.stdout,
+    stderr: run.stderr,
+    outputs: parseOutputs(out),
+    summary,
+  };
 }

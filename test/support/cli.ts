@@ -17,15 +17,17 @@ export interface Run {
   ms: number;
 }
 
-export function runCli(
+/** Runs a Node script as its own process, collecting its output. */
+export function runNode(
+  script: string,
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<Run> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: options.cwd ?? ROOT,
-      env: options.env ?? process.env,
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd: options.cwd,
+      env: options.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -35,6 +37,13 @@ export function runCli(
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
   });
+}
+
+export function runCli(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Run> {
+  return runNode(CLI, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env });
 }
 
 /** The JSON report of a run. */
