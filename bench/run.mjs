@@ -45,17 +45,29 @@ const HELP = `Usage: npm run bench [-- options]
   --profile           also CPU-profile \`check\` and time when each candidate starts its server
   -h, --help          this help`;
 
-const { values: opts } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '7' },
-    warmups: { type: 'string', default: '2' },
-    budget: { type: 'string', default: '40' },
-    only: { type: 'string' },
-    'skip-inspector': { type: 'boolean', default: false },
-    profile: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-});
+/** @type {ReturnType<typeof parseBenchArgs>} */
+let opts;
+try {
+  opts = parseBenchArgs();
+} catch (error) {
+  // parseArgs names the option it refused; the usage says what it takes.
+  console.error(`bench: ${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
+  process.exit(2);
+}
+
+function parseBenchArgs() {
+  return parseArgs({
+    options: {
+      runs: { type: 'string', default: '7' },
+      warmups: { type: 'string', default: '2' },
+      budget: { type: 'string', default: '40' },
+      only: { type: 'string' },
+      'skip-inspector': { type: 'boolean', default: false },
+      profile: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }).values;
+}
 if (opts.help) {
   console.log(HELP);
   process.exit(0);
@@ -323,10 +335,38 @@ const SERVERS = [
 const classListOf = (server) => join(WORK, `${server.id}.classes.json`);
 
 /**
- * @typedef {{ id: 'floor' | 'floorLoad' | 'floorPinned' | 'ours' | 'oursPinned' | 'inspector' | 'ours24', argv: string[], ok: (code: number | null) => boolean,
+ * @typedef {{ id: 'floor' | 'floorLoad' | 'floorPinned' | 'ours' | 'oursPinned' | 'action' | 'inspector' | 'ours24', argv: string[], ok: (code: number | null, stdout: string) => boolean,
  *   count?: (stdout: string) => number | undefined, reference?: boolean,
  *   env?: NodeJS.ProcessEnv }} Candidate
  */
+
+/** A push event: the action audits, compares with the class list at HEAD, and comments on nothing. */
+const PUSH_EVENT = join(WORK, 'push-event.json');
+writeFileSync(PUSH_EVENT, JSON.stringify({ ref: 'refs/heads/main', commits: [] }));
+
+/**
+ * The runner's environment for one action run on this server: INPUT_* as action.yml declares
+ * them (the command as one line), the event, and the summary and output files.
+ * @param {Server} server @returns {NodeJS.ProcessEnv}
+ */
+function actionEnv(server) {
+  const quote = (/** @type {string} */ word) => `'${word.replace(/'/g, `'"'"'`)}'`;
+  return {
+    ...CANDIDATE_ENV,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: 'push',
+    GITHUB_EVENT_PATH: PUSH_EVENT,
+    GITHUB_WORKSPACE: RUN_DIR,
+    GITHUB_STEP_SUMMARY: join(WORK, `${server.id}.summary.md`),
+    GITHUB_OUTPUT: join(WORK, `${server.id}.output`),
+    RUNNER_TEMP: WORK,
+    INPUT_COMMAND: server.cmd.map(quote).join(' '),
+    'INPUT_CLASS-LIST': classListOf(server),
+    INPUT_CONFIG: '.github/mcp-annotation-auditor.yml',
+    INPUT_MODE: 'check',
+    INPUT_COMMENT: 'auto',
+  };
+}
 
 /** @param {Server} server @returns {Candidate[]} */
 function candidatesFor(server) {
@@ -380,6 +420,16 @@ function candidatesFor(server) {
       },
     );
   }
+  // For reference: ours as GitHub runs the action (node dist/index.js, the server given by the
+  // command input), on a push event: no token, no base, no comment. The step fails (exit 1) on
+  // findings; what tells a run that audited from one that could not is the verdict line.
+  list.push({
+    id: 'action',
+    argv: [NODE, ACTION],
+    env: actionEnv(server),
+    ok: (code, stdout) => code === 0 || (code === 1 && /^(PASSED|FAILED): /m.test(stdout)),
+    reference: true,
+  });
   if (INSPECTOR_ON)
     list.push({
       id: 'inspector',
@@ -438,7 +488,7 @@ async function bench(title, candidates) {
       roundCost += sample.ms;
       r.warmupMs.push(sample.ms);
       r.codes.add(sample.code);
-      if (!c.ok(sample.code)) {
+      if (!c.ok(sample.code, sample.stdout)) {
         r.failed = `exit ${sample.code ?? sample.signal}: ${lastLines(sample.stderr || sample.stdout)}`;
         r.failedMs = sample.ms;
         continue;
@@ -474,7 +524,7 @@ async function bench(title, candidates) {
       const r = /** @type {Result} */ (results.get(c.id));
       const sample = await measure(c.argv, { env: c.env });
       r.codes.add(sample.code);
-      if (!c.ok(sample.code)) {
+      if (!c.ok(sample.code, sample.stdout)) {
         r.failed = `exit ${sample.code ?? sample.signal}: ${lastLines(sample.stderr || sample.stdout)}`;
         r.failedMs = sample.ms;
         continue;
@@ -585,6 +635,7 @@ const C = /** @type {const} */ ([
   'floorPinned',
   'ours',
   'oursPinned',
+  'action',
   'inspector',
   'ours24',
 ]);
@@ -594,6 +645,7 @@ const details = [];
 /**
  * @type {Map<string, { floor: number, ours: number, inspector: number, oursFloor: number,
  *   oursInsp: number, floorInsp: number, ours24: number, ours24Insp: number, excess: number,
+ *   action: number, actionFloor: number,
  *   inspFailed?: string }>}
  */
 const summary = new Map();
@@ -615,6 +667,8 @@ for (const { server, bench: b, setupError } of serverRuns) {
     ours24Insp: pairedRatio(b.rounds, 'ours24', 'inspector'),
     inspFailed: b.results.get('inspector')?.failed,
     excess: pairedDiff(b.rounds, 'ours', 'floor'),
+    action: med('action'),
+    actionFloor: pairedRatio(b.rounds, 'action', 'floor'),
   };
   summary.set(server.id, s);
   const tools = b.results.get('floor')?.tools ?? server.tools;
@@ -632,6 +686,8 @@ for (const { server, bench: b, setupError } of serverRuns) {
     mib(peak('floor')),
     mib(peak('ours')),
     INSPECTOR_ON ? mib(peak('inspector')) : 'n/a',
+    ms(s.action),
+    ratio(s.actionFloor),
     ...(OURS24 ? [ms(s.ours24), s.inspFailed ? 'n/a' : ratio(s.ours24Insp)] : []),
   ]);
   if (setupError) notes.push(`${server.label}: ours not measured, ${setupError}`);
@@ -727,6 +783,8 @@ const headlineTable = table(
     'floor MiB',
     'ours MiB',
     'Inspector MiB',
+    'action ms',
+    'action/floor',
     ...(OURS24 ? ['ours on Node 24 ms', 'ours on Node 24/Inspector'] : []),
   ],
   headline,
@@ -939,6 +997,7 @@ const commands = [
   `floorPinned, oursPinned: taskset -c 1 <floor or ours, with the server command as taskset -c 0 ${serverCmd}>   (reference only; servers that boot)`,
   `ours:      node dist/cli.js check --class-list <tmp>/<id>.classes.json -- ${serverCmd}`,
   `           (class list written first, untimed, by: node dist/cli.js update --class-list <tmp>/<id>.classes.json -- ${serverCmd})`,
+  `action:    INPUT_COMMAND='${serverCmd}' INPUT_CLASS-LIST=<tmp>/<id>.classes.json GITHUB_EVENT_PATH=<a push event> ... node dist/index.js   (reference only)`,
   INSPECTOR_ON
     ? `Inspector: ${shortCmd(inspector.node, '')} ${shortCmd(inspector.launcher, '')} --cli --method tools/list ${serverCmd}`
     : `Inspector: ${inspector.skipped}`,

@@ -1,3 +1,10 @@
-/** Default paths, in a module light enough for the CLI to read before anything else loads. */
+/**
+ * Default paths and names, in a module light enough for the CLI and the action to read before
+ * anything else loads.
+ */
 export const DEFAULT_CONFIG = '.github/mcp-annotation-auditor.yml';
 export const DEFAULT_CLASS_LIST = 'mcp-tool-classes.json';
+
+/** The app directories' rule sets a tool's annotations can be checked against. */
+export const POLICIES = ['claude', 'openai', 'explicit'] as const;
+export type Policy = (typeof POLICIES)[number];

@@ -1,7 +1,7 @@
 import { getOptionalInput } from './actions.js';
-import { DEFAULT_CONFIG, type EraSetting, type Overrides } from './config.js';
+import type { EraSetting, Overrides } from './config.js';
+import { DEFAULT_CONFIG, POLICIES, type Policy } from './defaults.js';
 import { AuditError } from './errors.js';
-import { POLICIES, type Policy } from './policies.js';
 import type { FailOn } from './rules.js';
 
 export type CommentMode = 'auto' | 'always' | 'never';

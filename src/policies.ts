@@ -1,9 +1,9 @@
 import type { ClassifiedTool } from './classify.js';
 import { finding, type Finding } from './findings.js';
+import type { Policy } from './defaults.js';
 import { HINT_NAMES, type HintName, type MalformedTool } from './tools.js';
 
-export const POLICIES = ['claude', 'openai', 'explicit'] as const;
-export type Policy = (typeof POLICIES)[number];
+export { POLICIES, type Policy } from './defaults.js';
 export const DEFAULT_POLICIES: Policy[] = ['claude', 'openai'];
 
 /** The spec's tool-name rules: 1-128 characters of A-Z a-z 0-9 _ - . */

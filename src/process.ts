@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { AuditError } from './errors.js';
 
@@ -285,7 +286,7 @@ function onlyZombiesIn(pgid: number): boolean {
   return true;
 }
 
-function isDirectory(path: string): boolean {
+export function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {
@@ -307,11 +308,12 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
 
 const prestarted: ServerProcess[] = [];
 
+/** Same command, arguments, environment and directory (a relative or absent cwd is resolved now). */
 function sameSpec(a: SpawnSpec, b: SpawnSpec): boolean {
   const keys = (env: Record<string, string>) => Object.keys(env).sort().join('\0');
   return (
     a.command === b.command &&
-    a.cwd === b.cwd &&
+    resolvePath(a.cwd ?? '.') === resolvePath(b.cwd ?? '.') &&
     a.args.length === b.args.length &&
     a.args.every((arg, i) => arg === b.args[i]) &&
     keys(a.env) === keys(b.env) &&

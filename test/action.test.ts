@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pullRequestEvent, runAction, TOKEN } from './support/action.js';
@@ -487,6 +487,92 @@ describe('the action, run as GitHub runs it', () => {
     expect(bad.stdout).toMatch(
       /::error::The report .*forged\.json is not a report of mcp-annotation-auditor/,
     );
+  });
+
+  describe('the early start', () => {
+    /** Wraps a server command so that each start appends its pid to `starts`. */
+    function counted(starts: string, server: string[]): string[] {
+      return ['node', join(SERVERS, 'count-starts.mjs'), starts, ...server.slice(1)];
+    }
+    /** [pid, Date.now() at start] for each start. */
+    async function startsIn(file: string): Promise<[number, number][]> {
+      return (await readFile(file, 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split(' ').map(Number) as [number, number]);
+    }
+
+    it('starts the server once: the audit claims the process started before the base was read', async () => {
+      const { dir, base } = await workspace(api, spec);
+      const starts = join(dir, 'starts');
+      await mkdir(join(dir, 'sub'));
+      await copyFile(join(dir, 'mcp-tool-classes.json'), join(dir, 'sub/mcp-tool-classes.json'));
+      // The base class list is slow to come: the server must be booting meanwhile.
+      api.latency = { path: /\/contents\//, ms: 1_000 };
+      const runs: Record<string, string>[] = [
+        { command: quote(counted(starts, base)) },
+        {
+          command: quote(counted(starts, base)),
+          env: 'A=1\nHOME',
+          'working-directory': 'sub',
+          comment: 'always',
+        },
+      ];
+      for (const inputs of runs) {
+        await writeFile(starts, '');
+        const run = await runAction({ workspace: dir, apiUrl: api.url, inputs });
+        expect(run.code, run.stdout + run.stderr).toBe(0);
+        expect(run.outputs.result).toBe('passed');
+        const started = await startsIn(starts);
+        expect(started, JSON.stringify(inputs)).toHaveLength(1);
+        // The server started before the base class list's answer came, not after it.
+        const read = api.requests.filter((r) => r.path.includes('/contents/')).at(-1);
+        expect(read?.path).toMatch(
+          inputs['working-directory']
+            ? /\/contents\/sub\/mcp-tool-classes\.json$/
+            : /\/contents\/mcp-tool-classes\.json$/,
+        );
+        expect(started[0]?.[1]).toBeLessThan((read?.receivedAt ?? 0) + 1_000);
+      }
+    });
+
+    it('a server started early is stopped when the audit cannot run (a broken config file)', async () => {
+      const dir = await tempDir();
+      const starts = join(dir, 'starts');
+      await writeFile(starts, '');
+      await mkdir(join(dir, '.github'));
+      await writeFile(join(dir, '.github/mcp-annotation-auditor.yml'), 'policies: [claude\n');
+      const run = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: { command: quote(counted(starts, ['node', EXAMPLE])) },
+      });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(/::error::The config file .* is not valid YAML at line \d/);
+      const started = await startsIn(starts);
+      expect(started).toHaveLength(1);
+      for (const [pid] of started) expect(() => process.kill(pid, 0)).toThrow();
+    });
+
+    it('starts nothing in a report-file run, even with a command input', async () => {
+      const dir = await tempDir();
+      const starts = join(dir, 'starts');
+      await writeFile(starts, '');
+      const report = join(dir, 'report.json');
+      await writeFile(report, '{}');
+      const run = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: {
+          command: quote(counted(starts, ['node', EXAMPLE])),
+          'report-file': report,
+          'pr-number': '1',
+        },
+      });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(/::error::The report .*report\.json is not a report/);
+      expect(await startsIn(starts)).toEqual([]);
+    });
   });
 
   it('sarif-file: findings as SARIF 2.1.0 on the class-list lines', async () => {

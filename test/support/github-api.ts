@@ -178,6 +178,8 @@ export interface RecordedRequest {
   status: number;
   /** operationId of the matched operation, if the route was known. */
   operationId?: string;
+  /** Date.now() when the request arrived. */
+  receivedAt: number;
 }
 
 export interface InjectedFailure {
@@ -231,6 +233,8 @@ export interface FakeGitHub {
   seedComment(seed: CommentSeed): StoredComment;
   setFile(ref: string, path: string, content: string): void;
   failNext(failure: InjectedFailure): void;
+  /** Answers requests whose path matches this late, by `ms` (a slow network); undefined: at once. */
+  latency: { path: RegExp; ms: number } | undefined;
   /** Comments on one issue or pull request, in the order the API lists them. */
   commentsOn(issueNumber: number): StoredComment[];
   close(): Promise<void>;
@@ -510,7 +514,10 @@ class FakeGitHubServer implements FakeGitHub {
 
   // -------------------------------------------------------------------------------------------
 
+  latency: { path: RegExp; ms: number } | undefined;
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const receivedAt = Date.now();
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const rawBody = Buffer.concat(chunks).toString('utf8');
@@ -546,7 +553,10 @@ class FakeGitHubServer implements FakeGitHub {
       body: parsedBody,
       status: reply.status,
       ...(outcome.route ? { operationId: outcome.route.operation.operationId } : {}),
+      receivedAt,
     });
+    if (this.latency?.path.test(target.pathname))
+      await new Promise((resolve) => setTimeout(resolve, this.latency?.ms));
 
     this.rateRemaining = Math.max(0, this.rateRemaining - 1);
     const common: Record<string, string> = {
