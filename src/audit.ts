@@ -60,10 +60,19 @@ export interface Report {
   classListWritten?: boolean;
 }
 
+export interface BaseText {
+  text: string | null;
+  label: string;
+}
+
 export interface AuditOptions {
   mode: Mode;
-  /** The base class list's text (null: no class list at the base), or undefined for no base. */
-  base?: { text: string | null; label: string };
+  /**
+   * The base class list's text (null: no class list at the base), or undefined for no base. A
+   * promise is still being read (a GitHub API request): each server waits for it only once its
+   * tools are listed.
+   */
+  base?: BaseText | Promise<BaseText | undefined>;
   /** The approval label is on the PR: approvable errors become notices. */
   approved?: boolean;
   /** How the user runs update, for drift messages. */
@@ -134,7 +143,7 @@ async function auditServer(
   server: ServerSettings,
   settings: Settings,
   classList: ClassList | undefined,
-  base: ClassList | undefined | null,
+  baseList: Promise<ClassList | undefined | null>,
   options: AuditOptions,
 ): Promise<ServerReport> {
   const eras: ProtocolEra[] = server.era === 'both' ? ['legacy', 'modern'] : [server.era];
@@ -162,6 +171,7 @@ async function auditServer(
   if (primary.serverInfo) report.serverInfo = primary.serverInfo;
   if (options.mode !== 'check') return report;
 
+  const base = await baseList;
   const live = liveRecords(name, tools);
   const head = recordsOf(classList, name);
   const updateCommand = options.updateCommand ?? 'npx mcp-annotation-auditor update';
@@ -356,12 +366,19 @@ export async function runAudit(settings: Settings, options: AuditOptions): Promi
 
 async function auditServers(settings: Settings, options: AuditOptions): Promise<Report> {
   const existing = await readClassList(settings.classList);
-  const base =
-    options.base === undefined
+  const parseBase = (given: BaseText | undefined): ClassList | undefined | null =>
+    given === undefined
       ? undefined
-      : options.base.text === null
+      : given.text === null
         ? null
-        : parseClassList(options.base.text, `${settings.classList} at ${options.base.label}`);
+        : parseClassList(given.text, `${settings.classList} at ${given.label}`);
+  // A base already read fails now if it does not parse; one still on its way, once awaited.
+  const base =
+    options.base instanceof Promise
+      ? options.base.then(parseBase)
+      : Promise.resolve(parseBase(options.base));
+  // Awaited only after a listing: until then its failure must not count as unhandled.
+  base.catch(() => undefined);
   const servers: ServerReport[] = [];
   for (const server of settings.servers)
     servers.push(await auditServer(server, settings, existing?.list, base, options));

@@ -276,17 +276,21 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       classListRepoPath = repoRelative(settings.classList, env);
       const options: AuditOptions = { mode: inputs.mode, updateCommand: updateCommandFor(inputs) };
       if (inputs.mode === 'check' && pull) {
-        try {
-          const text = await readBase(client, repo, classListRepoPath, pull.baseSha);
-          // A base that does not parse must not block the PR that repairs it.
-          if (text !== null) parseClassList(text, `${classListRepoPath} at the base commit`);
-          options.base = { text, label: `the base commit ${pull.baseSha.slice(0, 12)}` };
-        } catch (error) {
-          issueAnnotation(
-            'warning',
-            `${terminalSafe(describeError(error), 600)} Comparing with the class list at HEAD only.`,
-          );
-        }
+        const baseSha = pull.baseSha;
+        // Read while the server boots and lists its tools: the audit waits for it only then.
+        options.base = readBase(client, repo, classListRepoPath, baseSha)
+          .then((text) => {
+            // A base that does not parse must not block the PR that repairs it.
+            if (text !== null) parseClassList(text, `${classListRepoPath} at the base commit`);
+            return { text, label: `the base commit ${baseSha.slice(0, 12)}` };
+          })
+          .catch((error: unknown) => {
+            issueAnnotation(
+              'warning',
+              `${terminalSafe(describeError(error), 600)} Comparing with the class list at HEAD only.`,
+            );
+            return undefined;
+          });
       }
       if (settings.approveLabel && pull?.labels.includes(settings.approveLabel))
         options.approved = true;

@@ -149,6 +149,49 @@ describe('the action, run as GitHub runs it', () => {
     expect(run.summary).toContain('Comment for notes: skipped.');
   });
 
+  it('waits for a slow base read: the change against the base still shows', async () => {
+    const { dir } = await workspace(api, spec);
+    const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
+    await runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...relaxed]);
+    // The listing is done long before the base class list comes.
+    api.latency = { path: /\/contents\//, ms: 1_500 };
+    const run = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(relaxed), policies: 'claude' },
+    });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.outputs['changed-count']).toBe('1');
+    expect(api.commentsOn(1)[0]?.body).toContain('edit → **read**');
+  });
+
+  it('a base class list that cannot be read or parsed gives a warning, and HEAD is compared instead', async () => {
+    const { dir, base } = await workspace(api, spec);
+    api.setFile(DEFAULT_BASE_SHA, 'mcp-tool-classes.json', '{ "tools": ');
+    const broken = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(base), policies: 'claude' },
+    });
+    expect(broken.code, broken.stdout).toBe(0);
+    expect(broken.stdout).toMatch(
+      /::warning::.*mcp-tool-classes\.json at the base commit.*Comparing with the class list at HEAD only\./,
+    );
+    expect(broken.outputs.result).toBe('passed');
+    // The API fails and the workspace is no git checkout: both reasons are given.
+    api.failNext({ path: /\/contents\//, status: 502 });
+    const unread = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(base), policies: 'claude' },
+    });
+    expect(unread.code, unread.stdout).toBe(0);
+    expect(unread.stdout).toMatch(
+      /::warning::.*could not read mcp-tool-classes\.json at the base commit 6dcb09b5b578: .*502.*Comparing with the class list at HEAD only\./,
+    );
+    expect(unread.outputs.result).toBe('passed');
+  });
+
   it('a dropped hint fails the step, with an annotation on the class-list line', async () => {
     const { dir } = await workspace(api, spec);
     const dropped = await specServer(dir, 'dropped.json', dropDestructive(spec));
