@@ -23,7 +23,7 @@ import { AuditError } from './errors.js';
 import { gitShow } from './git.js';
 import { finding, type Finding } from './findings.js';
 import { listTools, type Listing, type ProtocolEra } from './listing.js';
-import { stopsSettled } from './process.js';
+import { stopsSettled, stopUnclaimed } from './process.js';
 import { checkPolicies } from './policies.js';
 import { bySeverity, meetsThreshold, RULES, type FailOn } from './rules.js';
 import { isMalformed, parseTool, type MalformedTool } from './tools.js';
@@ -359,7 +359,9 @@ export async function runAudit(settings: Settings, options: AuditOptions): Promi
   try {
     return await auditServers(settings, options);
   } finally {
-    // Every server we started is gone before the audit reports, on success or failure.
+    // Every server we started is gone before the audit reports, on success or failure, and
+    // one started early that the audit did not claim is stopped now, not at exit.
+    await stopUnclaimed();
     await stopsSettled();
   }
 }

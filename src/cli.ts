@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import module from 'node:module';
 import { quickAnswer, type CliResult } from './help.js';
 import { describeError } from './errors.js';
 import { parseEnvEntries, prestartServer, serverEnvironment, stopUnclaimed } from './process.js';
@@ -52,8 +51,6 @@ async function main(): Promise<void> {
     return;
   }
   prestart(argv);
-  // Node 22.1+ keeps compiled code between runs; the auditor runs in every PR.
-  (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   try {
     const { runCli } = await import('./commands.js');
     result = await runCli(argv);

@@ -3,6 +3,7 @@ import { codeSpanSafe } from './escape.js';
 import type { GitHubClient, RepoRef } from './github.js';
 import {
   countsOf,
+  fitTable,
   markdownChanges,
   markdownFindings,
   markdownInventory,
@@ -33,20 +34,14 @@ export function serverFailed(report: ServerReport, failOn: FailOn): boolean {
   return report.findings.some((f) => !f.waived && meetsThreshold(f.severity, failOn));
 }
 
-/** A markdown table cut to fit `budget` characters, saying how many rows it left out. */
-function fitTable(table: string, budget: number, what: string, summaryUrl?: string): string {
-  if (table.length <= budget) return table;
-  const lines = table.split('\n');
-  const kept = lines.slice(0, 2);
-  let size = kept.join('\n').length;
-  for (const line of lines.slice(2)) {
-    if (size + line.length + 1 > budget) break;
-    kept.push(line);
-    size += line.length + 1;
-  }
-  const omitted = lines.length - kept.length;
+/** A table of the comment cut to fit `budget` characters, saying where the rest is. */
+function fitCommentTable(table: string, budget: number, what: string, summaryUrl?: string): string {
   const where = summaryUrl ? `[the job summary](${summaryUrl})` : 'the job summary';
-  return `${kept.join('\n')}\n\n_…and ${omitted} more ${what}: see ${where} or the JSON report._`;
+  return fitTable(
+    table,
+    budget,
+    (count) => `_…and ${count} more ${what}: see ${where} or the JSON report._`,
+  );
 }
 
 /**
@@ -79,7 +74,7 @@ export function renderComment(report: ServerReport, context: CommentContext): st
   let budget = BUDGET - head.join('\n').length - accept.join('\n').length - 500;
   const sections: string[] = [];
   const add = (title: string, table: string, what: string, share: number) => {
-    const fitted = fitTable(
+    const fitted = fitCommentTable(
       table,
       Math.max(2_000, Math.floor(budget * share)),
       what,
@@ -93,7 +88,7 @@ export function renderComment(report: ServerReport, context: CommentContext): st
   if (report.findings.length)
     add('#### Findings', markdownFindings(report.findings), 'findings', 0.5);
   if (report.tools.length) {
-    const inventory = fitTable(
+    const inventory = fitCommentTable(
       markdownInventory(report.tools),
       Math.max(2_000, budget),
       'tools',

@@ -250,10 +250,11 @@ async function loadYaml(): Promise<typeof import('yaml')> {
 export async function readConfigFile(
   path: string,
   required: boolean,
+  read: (path: string) => Promise<string> = (p) => readFile(p, 'utf8'),
 ): Promise<ConfigFile | undefined> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await read(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !required) return undefined;
     throw new AuditError(

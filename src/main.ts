@@ -1,8 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { appendSummary, issueAnnotation, setOutput, setSecret } from './actions.js';
-import { allFindings, runAudit, type AuditOptions, type Report } from './audit.js';
+import { appendSummary, issueAnnotation, setOutput, setSecret, SUMMARY_LIMIT } from './actions.js';
+import { allFindings, runAudit, type AuditOptions, type BaseText, type Report } from './audit.js';
 import { fullToolName, parseClassList, toolLines } from './classlist.js';
 import {
   commentMarker,
@@ -18,8 +18,9 @@ import {
   updateCommandLine,
   type Settings,
 } from './config.js';
-import { describeError, getErrorMessage } from './errors.js';
+import { AuditError, describeError, getErrorMessage } from './errors.js';
 import { findingText } from './findings.js';
+import { readText, type EarlyStart } from './early.js';
 import { git, gitShow } from './git.js';
 import { codeSpanSafe, markdownSafe, terminalSafe } from './escape.js';
 import {
@@ -46,10 +47,11 @@ function readRepo(env: NodeJS.ProcessEnv): RepoRef | undefined {
 
 async function readEvent(
   path: string | undefined,
+  early: EarlyStart | undefined,
 ): Promise<{ pull_request?: PullPayload; number?: number }> {
   if (!path) return {};
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as { pull_request?: PullPayload };
+    return JSON.parse(await readText(path, early)) as { pull_request?: PullPayload };
   } catch {
     return {};
   }
@@ -79,8 +81,8 @@ async function readBase(
     );
     return await gitShow(`${sha}:${repoPath}`);
   } catch (error) {
-    throw new Error(
-      `could not read ${repoPath} at the base commit ${sha.slice(0, 12)}: ${apiError ? `${getErrorMessage(apiError)}; ` : ''}${getErrorMessage(error)}`,
+    throw new AuditError(
+      `Could not read ${repoPath} at the base commit ${sha.slice(0, 12)}: ${apiError ? `${getErrorMessage(apiError)}; ` : ''}${getErrorMessage(error)}.`,
     );
   }
 }
@@ -230,18 +232,25 @@ async function markCommentsFailed(
 }
 
 /** The action: inputs -> audit (or a report file) -> summary, outputs, annotations, comment. */
-export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+/**
+ * The action. `early` is what the entry did before loading this (see src/index.ts): the server
+ * it started, and the files it read before that server ran.
+ */
+export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlyStart): Promise<void> {
   let target: CommentTarget | undefined;
   let serverNames: string[] = [];
   try {
     const inputs = readInputs(env);
     if (inputs.token) setSecret(inputs.token);
     const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
-    if (inputs.workingDirectory) process.chdir(resolve(workspace, inputs.workingDirectory));
-    const file = await readConfigFile(inputs.config, inputs.configRequired);
+    if (inputs.workingDirectory && !early?.enteredWorkingDirectory)
+      process.chdir(resolve(workspace, inputs.workingDirectory));
+    const file = await readConfigFile(inputs.config, inputs.configRequired, (path) =>
+      readText(path, early),
+    );
     const repo = readRepo(env);
     const client = inputs.token ? new GitHubClient(inputs.token, env.GITHUB_API_URL) : undefined;
-    const event = await readEvent(env.GITHUB_EVENT_PATH);
+    const event = await readEvent(env.GITHUB_EVENT_PATH, early);
     let pull: PullRequestInfo | undefined = event.pull_request
       ? pullInfo(event.pull_request)
       : undefined;
@@ -275,26 +284,27 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       if (inputs.token) withholdToken(settings, inputs.token);
       classListRepoPath = repoRelative(settings.classList, env);
       const options: AuditOptions = { mode: inputs.mode, updateCommand: updateCommandFor(inputs) };
+      // Read while the server boots and lists its tools: the audit waits for it only then.
+      let baseRead: Promise<{ base?: BaseText; warning?: string }> | undefined;
       if (inputs.mode === 'check' && pull) {
         const baseSha = pull.baseSha;
-        // Read while the server boots and lists its tools: the audit waits for it only then.
-        options.base = readBase(client, repo, classListRepoPath, baseSha)
+        baseRead = readBase(client, repo, classListRepoPath, baseSha)
           .then((text) => {
             // A base that does not parse must not block the PR that repairs it.
             if (text !== null) parseClassList(text, `${classListRepoPath} at the base commit`);
-            return { text, label: `the base commit ${baseSha.slice(0, 12)}` };
+            return { base: { text, label: `the base commit ${baseSha.slice(0, 12)}` } };
           })
-          .catch((error: unknown) => {
-            issueAnnotation(
-              'warning',
-              `${terminalSafe(describeError(error), 600)} Comparing with the class list at HEAD only.`,
-            );
-            return undefined;
-          });
+          .catch((error: unknown) => ({
+            warning: `${terminalSafe(describeError(error), 600)} Comparing with the class list at HEAD only.`,
+          }));
+        options.base = baseRead.then((read) => read.base);
       }
       if (settings.approveLabel && pull?.labels.includes(settings.approveLabel))
         options.approved = true;
       report = await runAudit(settings, options);
+      // Said once the audit has compared: if it failed first, nothing was compared.
+      const warning = (await baseRead)?.warning;
+      if (warning) issueAnnotation('warning', warning);
       serverNames = report.servers.map((s) => s.server);
       reportPath = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'report.json');
       await mkdir(dirname(reportPath), { recursive: true });
@@ -311,7 +321,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       );
 
     // The summary and outputs come first: nothing that happens to the comment can lose them.
-    appendSummary(renderMarkdown(report));
+    // Room is kept for the notes below and for an error after this.
+    appendSummary(renderMarkdown(report, SUMMARY_LIMIT - 64 * 1024));
     setOutput('result', report.mode === 'update' ? 'updated' : report.result);
     setOutput('error-count', counts.error);
     setOutput('warning-count', counts.warning);

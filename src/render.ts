@@ -303,21 +303,79 @@ export function markdownInventory(tools: AuditedTool[], max = tools.length): str
   return rows.join('\n');
 }
 
-export function renderMarkdown(report: Report): string {
+/** A text's size in some unit: UTF-16 code units (GitHub's comment limit) or UTF-8 bytes. */
+export type Measure = (text: string) => number;
+const codeUnits: Measure = (text) => text.length;
+const utf8Bytes: Measure = (text) => Buffer.byteLength(text, 'utf8');
+
+/**
+ * A markdown table cut to fit `budget`: its header and as many rows as fit whole, then the note
+ * `omitted` writes for the number of rows left out.
+ */
+export function fitTable(
+  table: string,
+  budget: number,
+  omitted: (count: number) => string,
+  measure: Measure = codeUnits,
+): string {
+  if (measure(table) <= budget) return table;
+  const lines = table.split('\n');
+  const kept = lines.slice(0, 2);
+  let size = measure(kept.join('\n'));
+  for (let i = 2; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (size + measure(line) + 1 > budget) break;
+    kept.push(line);
+    size += measure(line) + 1;
+  }
+  return `${kept.join('\n')}\n\n${omitted(lines.length - kept.length)}`;
+}
+
+/** Room kept per section for its title, blank lines and the note on what was left out. */
+const SECTION_ROOM = 1_024;
+
+/**
+ * The report as markdown (the job summary, `--format markdown`). With a `budget` in UTF-8 bytes,
+ * each table keeps the rows that fit and says how many it left out: the JSON report has them all.
+ */
+export function renderMarkdown(report: Report, budget = Infinity): string {
   const out = [`### MCP tool annotations: ${verdictLine(report)}`, ''];
-  for (const s of report.servers) {
+  const note = (what: string) => (count: number) =>
+    `_…and ${count} more ${what}, left out to keep the job summary within GitHub's size limit: the JSON report (the \`report\` output) has them all._`;
+  let left = budget - utf8Bytes(out[0] as string) - SECTION_ROOM;
+  /** The table fitted to `room` bytes, title and note included; what it used comes off `left`. */
+  const fitted = (title: string, table: string, what: string, room: number): string[] => {
+    const kept = fitTable(table, Math.max(0, room - SECTION_ROOM), note(what), utf8Bytes);
+    left -= utf8Bytes(kept) + SECTION_ROOM;
+    return [title, '', kept, ''];
+  };
+  const config = report.findings.length
+    ? fitted('**Config**', markdownFindings(report.findings), 'findings', left * 0.1)
+    : [];
+  report.servers.forEach((s, index) => {
     const c = countsOf(s.tools, s.findings, s.changes);
-    out.push(
+    const head = [
       `#### Server ${markdownSafe(s.server, 64)}`,
       '',
       `${c.tools} tools: ${c.read} read, ${c.edit} edit, ${c.delete} delete.`,
       '',
-    );
-    if (s.changes.length) out.push('**Changes**', '', markdownChanges(s.changes), '');
-    if (s.findings.length) out.push('**Findings**', '', markdownFindings(s.findings), '');
-    if (s.tools.length) out.push('**Tools**', '', markdownInventory(s.tools), '');
-  }
-  if (report.findings.length) out.push('**Config**', '', markdownFindings(report.findings), '');
+    ];
+    out.push(...head);
+    left -= utf8Bytes(head.join('\n'));
+    // This server's share of what is left; room a section does not use goes to the next one.
+    const keep = Number.isFinite(left) ? left - left / (report.servers.length - index) : 0;
+    if (s.changes.length)
+      out.push(
+        ...fitted('**Changes**', markdownChanges(s.changes), 'changes', (left - keep) * 0.4),
+      );
+    if (s.findings.length)
+      out.push(
+        ...fitted('**Findings**', markdownFindings(s.findings), 'findings', (left - keep) * 0.6),
+      );
+    if (s.tools.length)
+      out.push(...fitted('**Tools**', markdownInventory(s.tools), 'tools', left - keep));
+  });
+  out.push(...config);
   return `${out.join('\n')}\n`;
 }
 

@@ -1,5 +1,5 @@
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { copyFile, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pullRequestEvent, runAction, TOKEN } from './support/action.js';
 import {
@@ -187,9 +187,21 @@ describe('the action, run as GitHub runs it', () => {
     });
     expect(unread.code, unread.stdout).toBe(0);
     expect(unread.stdout).toMatch(
-      /::warning::.*could not read mcp-tool-classes\.json at the base commit 6dcb09b5b578: .*502.*Comparing with the class list at HEAD only\./,
+      /::warning::Could not read mcp-tool-classes\.json at the base commit 6dcb09b5b578: .*502.*\. Comparing with the class list at HEAD only\./,
     );
+    expect(unread.stdout).not.toContain('This is a bug');
     expect(unread.outputs.result).toBe('passed');
+    // The audit fails while the base is still on its way: no word about comparing anything.
+    api.latency = { path: /\/contents\//, ms: 1_000 };
+    api.failNext({ path: /\/contents\//, status: 502 });
+    const failed = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(['node', join(SERVERS, 'exit-at-once.mjs')]) },
+    });
+    expect(failed.code).toBe(1);
+    expect(failed.outputs.result).toBe('error');
+    expect(failed.stdout).not.toContain('Comparing with the class list at HEAD only');
   });
 
   it('a dropped hint fails the step, with an annotation on the class-list line', async () => {
@@ -317,6 +329,33 @@ describe('the action, run as GitHub runs it', () => {
     expect(run.summary.length).toBeGreaterThan(body.length);
   });
 
+  it("keeps the job summary within GitHub's 1 MiB at 5,000 tools; the JSON report has them all", async () => {
+    const dir = await tempDir();
+    const run = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: {
+        command: quote(['node', join(SERVERS, 'many-tools.mjs'), '5000', '100']),
+        comment: 'never',
+      },
+    });
+    expect(run.code).toBe(1);
+    const bytes = Buffer.byteLength(run.summary, 'utf8');
+    expect(bytes).toBeLessThanOrEqual(1024 * 1024);
+    expect(bytes).toBeGreaterThan(512 * 1024);
+    expect(run.summary).toMatch(/^### MCP tool annotations: FAILED: /);
+    expect(run.summary).toMatch(
+      /_…and \d+ more tools, left out to keep the job summary within GitHub's size limit: the JSON report \(the `report` output\) has them all\._/,
+    );
+    // Every table left whole: rows end with a pipe, the cut comes between rows.
+    for (const line of run.summary.split('\n').filter((l) => l.startsWith('|')))
+      expect(line.endsWith('|'), line).toBe(true);
+    const report = JSON.parse(await readFile(run.outputs.report ?? '', 'utf8')) as {
+      tools: unknown[];
+    };
+    expect(report.tools).toHaveLength(5000);
+  });
+
   it('writes every output and the JSON report', async () => {
     const { dir, base } = await workspace(api, spec);
     const run = await runAction({
@@ -362,6 +401,35 @@ describe('the action, run as GitHub runs it', () => {
         (k) => k.startsWith('INPUT_') || k.startsWith('GITHUB_'),
       ),
     ).toEqual([]);
+  });
+
+  it('never hands the token to git either: code of the PR may have written .git', async () => {
+    const dir = await tempDir();
+    const bin = join(dir, 'bin');
+    await mkdir(bin);
+    const dump = join(dir, 'git-env.txt');
+    // A git that records its environment: hooks or config planted in .git would see the same.
+    await writeFile(join(bin, 'git'), '#!/bin/sh\nenv >> "$GIT_ENV_DUMP"\nexit 1\n', {
+      mode: 0o755,
+    });
+    api.failNext({ path: /\/contents\//, status: 502 });
+    const run = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: `node ${EXAMPLE}`, comment: 'never' },
+      env: {
+        PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
+        GIT_ENV_DUMP: dump,
+        GITHUB_TOKEN: TOKEN,
+        ACTIONS_RUNTIME_TOKEN: 'runtime-secret',
+      },
+    });
+    expect(run.stdout).toContain('Comparing with the class list at HEAD only.');
+    const seen = await readFile(dump, 'utf8');
+    expect(seen).toContain('GIT_NO_REPLACE_OBJECTS=1');
+    expect(seen).not.toContain(TOKEN);
+    expect(seen).not.toContain('runtime-secret');
+    expect(seen).not.toMatch(/^INPUT_/m);
   });
 
   it('reads the base through the API with a shallow checkout, and comments by pr-number from workflow_run', async () => {
@@ -545,41 +613,62 @@ describe('the action, run as GitHub runs it', () => {
         .map((line) => line.split(' ').map(Number) as [number, number]);
     }
 
-    it('starts the server once: the audit claims the process started before the base was read', async () => {
+    it('starts the server once: the audit claims the process it started first', async () => {
       const { dir, base } = await workspace(api, spec);
       const starts = join(dir, 'starts');
       await mkdir(join(dir, 'sub'));
       await copyFile(join(dir, 'mcp-tool-classes.json'), join(dir, 'sub/mcp-tool-classes.json'));
-      // The base class list is slow to come: the server must be booting meanwhile.
-      api.latency = { path: /\/contents\//, ms: 1_000 };
-      const runs: Record<string, string>[] = [
-        { command: quote(counted(starts, base)) },
+      // A workspace reached through a symbolic link, as on some self-hosted runners.
+      const linked = join(await tempDir(), 'workspace');
+      await symlink(dir, linked);
+      const runs: { workspace: string; inputs: Record<string, string> }[] = [
+        { workspace: dir, inputs: { command: quote(counted(starts, base)) } },
         {
-          command: quote(counted(starts, base)),
-          env: 'A=1\nHOME',
-          'working-directory': 'sub',
-          comment: 'always',
+          workspace: linked,
+          inputs: {
+            command: quote(counted(starts, base)),
+            env: 'A=1\nHOME',
+            'working-directory': 'sub',
+            comment: 'always',
+          },
         },
       ];
-      for (const inputs of runs) {
+      for (const { workspace: at, inputs } of runs) {
         await writeFile(starts, '');
-        const run = await runAction({ workspace: dir, apiUrl: api.url, inputs });
+        const run = await runAction({ workspace: at, apiUrl: api.url, inputs });
         expect(run.code, run.stdout + run.stderr).toBe(0);
         expect(run.outputs.result).toBe('passed');
-        const started = await startsIn(starts);
-        expect(started, JSON.stringify(inputs)).toHaveLength(1);
-        // The server started before the base class list's answer came, not after it.
-        const read = api.requests.filter((r) => r.path.includes('/contents/')).at(-1);
-        expect(read?.path).toMatch(
-          inputs['working-directory']
-            ? /\/contents\/sub\/mcp-tool-classes\.json$/
-            : /\/contents\/mcp-tool-classes\.json$/,
-        );
-        expect(started[0]?.[1]).toBeLessThan((read?.receivedAt ?? 0) + 1_000);
+        expect(await startsIn(starts), JSON.stringify(inputs)).toHaveLength(1);
       }
     });
 
+    it('reads the event and the config file before the server starts: what it writes to them changes nothing', async () => {
+      const { dir } = await workspace(api, spec);
+      const dropped = await specServer(dir, 'dropped.json', dropDestructive(spec));
+      const config = join(dir, '.github/mcp-annotation-auditor.yml');
+      await mkdir(join(dir, '.github'));
+      await writeFile(config, 'failOn: error\napproveLabel: approved\n');
+      const run = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: {
+          command: quote(['node', join(SERVERS, 'tamper.mjs'), config, ...dropped.slice(1)]),
+          env: 'GITHUB_EVENT_PATH',
+          policies: 'claude',
+        },
+      });
+      // The server did rewrite both files...
+      expect(await readFile(config, 'utf8')).toBe('failOn: never\n');
+      // ...but the run went by what they said before it started: not approved, failing, on PR #1.
+      expect(run.code, run.stdout).toBe(1);
+      expect(run.outputs.result).toBe('failed');
+      expect(api.commentsOn(2)).toHaveLength(0);
+      expect(api.commentsOn(1)[0]?.body).toContain('`hint-dropped`');
+      expect(api.commentsOn(1)[0]?.body).not.toContain('(approved)');
+    });
+
     it('a server started early is stopped when the audit cannot run (a broken config file)', async () => {
+      // Only a server started before the config file was parsed can have started here.
       const dir = await tempDir();
       const starts = join(dir, 'starts');
       await writeFile(starts, '');
