@@ -1,15 +1,19 @@
 import { execFile } from 'node:child_process';
+import { BASE_ENV } from './process.js';
+
+/** What git needs beyond a server's base: its own settings, ssh, proxies and CA files. */
+const GIT_ENV =
+  /^(GIT_|SSH_)|^(HTTPS?_PROXY|ALL_PROXY|NO_PROXY|SSL_CERT_(FILE|DIR)|CURL_CA_BUNDLE|XDG_CONFIG_HOME|HOMEDRIVE|HOMEPATH|ProgramData)$/i;
 
 /**
- * The environment git runs in: ours without the action's inputs (the github-token among them) and
- * runner tokens. Code of the PR may have written .git (hooks, a remote, config that runs
- * commands), so git must hold nothing that code may not see.
+ * The environment git runs in: a short list, as for the server, so that the token, the action's
+ * inputs and the job's secrets are not in it (hooks or config under .git may be the PR's). Replace
+ * refs are not followed.
  */
 export function gitEnvironment(from: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(from))
-    if (!/^(INPUT_|ACTIONS_)|^(GITHUB_TOKEN|GH_TOKEN)$/i.test(key)) env[key] = value;
-  // Replace refs are ignored: a commit's files are what its hash says.
+    if (BASE_ENV.includes(key) || GIT_ENV.test(key)) env[key] = value;
   env.GIT_NO_REPLACE_OBJECTS = '1';
   return env;
 }

@@ -5,7 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 import { AuditError } from './errors.js';
 
 /** Variables a server needs to run at all; everything else must be named to reach it. */
-const BASE_ENV = [
+export const BASE_ENV = [
   'PATH',
   'HOME',
   'LOGNAME',

@@ -349,10 +349,16 @@ export function renderMarkdown(report: Report, budget = Infinity): string {
     left -= utf8Bytes(kept) + SECTION_ROOM;
     return [title, '', kept, ''];
   };
-  const config = report.findings.length
-    ? fitted('**Config**', markdownFindings(report.findings), 'findings', left * 0.1)
-    : [];
-  report.servers.forEach((s, index) => {
+  // The config's findings come last, in room kept for them now: what they need, up to a tenth.
+  const config = report.findings.length ? markdownFindings(report.findings) : undefined;
+  const configRoom = config ? Math.min(utf8Bytes(config) + SECTION_ROOM, left / 10) : 0;
+  left -= configRoom;
+  for (const [index, s] of report.servers.entries()) {
+    if (left < 4 * SECTION_ROOM) {
+      out.push(note('servers')(report.servers.length - index), '');
+      left -= SECTION_ROOM;
+      break;
+    }
     const c = countsOf(s.tools, s.findings, s.changes);
     const head = [
       `#### Server ${markdownSafe(s.server, 64)}`,
@@ -374,8 +380,8 @@ export function renderMarkdown(report: Report, budget = Infinity): string {
       );
     if (s.tools.length)
       out.push(...fitted('**Tools**', markdownInventory(s.tools), 'tools', left - keep));
-  });
-  out.push(...config);
+  }
+  if (config) out.push(...fitted('**Config**', config, 'findings', left + configRoom));
   return `${out.join('\n')}\n`;
 }
 

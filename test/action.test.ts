@@ -422,6 +422,7 @@ describe('the action, run as GitHub runs it', () => {
         GIT_ENV_DUMP: dump,
         GITHUB_TOKEN: TOKEN,
         ACTIONS_RUNTIME_TOKEN: 'runtime-secret',
+        NPM_TOKEN: 'npm-secret',
       },
     });
     expect(run.stdout).toContain('Comparing with the class list at HEAD only.');
@@ -429,6 +430,7 @@ describe('the action, run as GitHub runs it', () => {
     expect(seen).toContain('GIT_NO_REPLACE_OBJECTS=1');
     expect(seen).not.toContain(TOKEN);
     expect(seen).not.toContain('runtime-secret');
+    expect(seen).not.toContain('npm-secret');
     expect(seen).not.toMatch(/^INPUT_/m);
   });
 

@@ -1,10 +1,101 @@
-// The job summary file: GitHub drops a step's whole summary past 1 MiB, so what would pass it is
-// cut, at a character boundary, and the rest still shows.
+// The job summary: GitHub drops a step's whole summary past 1 MiB, so the report is rendered to
+// fit, and what would still pass the limit is cut at a character boundary.
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendSummary, SUMMARY_LIMIT } from '../src/actions.js';
+import type { Report, ServerReport } from '../src/audit.js';
+import { classifyTool } from '../src/classify.js';
+import { finding } from '../src/findings.js';
+import { renderMarkdown } from '../src/render.js';
 import { tempDir } from './support/cli.js';
+
+/** A server with `tools` tools, each with a finding; titles of `char` (multi-byte if asked). */
+function server(name: string, tools: number, char = 'T'): ServerReport {
+  const list = Array.from({ length: tools }, (_, i) => ({
+    ...classifyTool({
+      name: `tool_${i}`,
+      title: char.repeat(40),
+      inputSchema: { type: 'object' },
+      annotations: { readOnlyHint: true },
+    }),
+    fullName: `mcp__${name}__tool_${i}`,
+  }));
+  return {
+    server: name,
+    target: 'node server.js',
+    era: 'legacy',
+    tools: list,
+    findings: list.map((t) => finding('policy-openai', t.name, `${char.repeat(60)} is missing`)),
+    changes: [],
+    stdoutNoise: [],
+  };
+}
+
+function report(servers: ServerReport[], configFindings = 0): Report {
+  return {
+    mode: 'check',
+    result: 'failed',
+    failOn: 'error',
+    classList: 'mcp-tool-classes.json',
+    servers,
+    findings: Array.from({ length: configFindings }, (_, i) =>
+      finding('stale-waiver', `tool_${i}`, 'The waiver of hint-dropped matches no finding.'),
+    ),
+  };
+}
+
+const BUDGET = SUMMARY_LIMIT - 64 * 1024;
+const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+/** Every table row is whole: the cut comes between rows. */
+function rowsWhole(markdown: string): boolean {
+  return markdown
+    .split('\n')
+    .filter((line) => line.startsWith('|'))
+    .every((line) => line.endsWith('|'));
+}
+
+describe('renderMarkdown with a budget', () => {
+  it('is the full report when it fits', () => {
+    const small = report([server('notes', 3)], 1);
+    expect(renderMarkdown(small, BUDGET)).toBe(renderMarkdown(small));
+  });
+
+  it('keeps a large server within the budget, counting bytes, not characters', () => {
+    const text = renderMarkdown(report([server('big', 5_000, '€')]), BUDGET);
+    expect(bytes(text)).toBeLessThanOrEqual(BUDGET);
+    expect(bytes(text)).toBeGreaterThan(BUDGET / 2);
+    expect(text).toMatch(/_…and \d+ more findings, left out/);
+    expect(text).toMatch(/_…and \d+ more tools, left out/);
+    expect(rowsWhole(text)).toBe(true);
+  });
+
+  it('stops listing servers when the budget is spent, and says how many are left', () => {
+    const text = renderMarkdown(
+      report(Array.from({ length: 2_000 }, (_, i) => server(`s${i}`, 1))),
+      BUDGET,
+    );
+    expect(bytes(text)).toBeLessThanOrEqual(BUDGET);
+    expect(text).toMatch(/_…and \d+ more servers, left out/);
+    expect(rowsWhole(text)).toBe(true);
+  });
+
+  it('gives the config findings the room the servers leave', () => {
+    const only = renderMarkdown(report([], 12_000), BUDGET);
+    expect(bytes(only)).toBeLessThanOrEqual(BUDGET);
+    expect(bytes(only)).toBeGreaterThan(BUDGET * 0.9);
+    expect(only).toMatch(/_…and \d+ more findings, left out/);
+    const both = renderMarkdown(report([server('big', 5_000)], 5_000), BUDGET);
+    expect(bytes(both)).toBeLessThanOrEqual(BUDGET);
+    expect(both.indexOf('**Config**')).toBeGreaterThan(both.indexOf('**Tools**'));
+  });
+
+  it('has no limit without a budget (--format markdown)', () => {
+    const text = renderMarkdown(report([server('big', 5_000)]));
+    expect(text).toContain('| tool\\_4999 |');
+    expect(text).not.toContain('left out');
+  });
+});
 
 describe('appendSummary', () => {
   let saved: string | undefined;
