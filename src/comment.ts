@@ -2,12 +2,13 @@ import type { ServerReport } from './audit.js';
 import { codeSpanSafe } from './escape.js';
 import type { GitHubClient, RepoRef } from './github.js';
 import {
+  changesTable,
   countsOf,
+  findingsTable,
   fitTable,
-  markdownChanges,
-  markdownFindings,
-  markdownInventory,
+  inventoryTable,
   plural,
+  type Table,
 } from './render.js';
 import { meetsThreshold, type FailOn } from './rules.js';
 
@@ -35,7 +36,7 @@ export function serverFailed(report: ServerReport, failOn: FailOn): boolean {
 }
 
 /** A table of the comment cut to fit `budget` characters, saying where the rest is. */
-function fitCommentTable(table: string, budget: number, what: string, summaryUrl?: string): string {
+function fitCommentTable(table: Table, budget: number, what: string, summaryUrl?: string): string {
   const where = summaryUrl ? `[the job summary](${summaryUrl})` : 'the job summary';
   return fitTable(
     table,
@@ -73,7 +74,7 @@ export function renderComment(report: ServerReport, context: CommentContext): st
   ];
   let budget = BUDGET - head.join('\n').length - accept.join('\n').length - 500;
   const sections: string[] = [];
-  const add = (title: string, table: string, what: string, share: number) => {
+  const add = (title: string, table: Table, what: string, share: number) => {
     const fitted = fitCommentTable(
       table,
       Math.max(2_000, Math.floor(budget * share)),
@@ -84,12 +85,11 @@ export function renderComment(report: ServerReport, context: CommentContext): st
     budget -= fitted.length + title.length + 4;
   };
   if (report.changes.length)
-    add('#### Class changes', markdownChanges(report.changes), 'changes', 0.4);
-  if (report.findings.length)
-    add('#### Findings', markdownFindings(report.findings), 'findings', 0.5);
+    add('#### Class changes', changesTable(report.changes), 'changes', 0.4);
+  if (report.findings.length) add('#### Findings', findingsTable(report.findings), 'findings', 0.5);
   if (report.tools.length) {
     const inventory = fitCommentTable(
-      markdownInventory(report.tools),
+      inventoryTable(report.tools),
       Math.max(2_000, budget),
       'tools',
       context.summaryUrl,

@@ -19,7 +19,7 @@ import {
   type Settings,
 } from './config.js';
 import { AuditError, describeError, getErrorMessage } from './errors.js';
-import { findingText } from './findings.js';
+import { findingText, type Finding } from './findings.js';
 import { readText, type EarlyStart } from './early.js';
 import { git, gitShow } from './git.js';
 import { codeSpanSafe, markdownSafe, terminalSafe } from './escape.js';
@@ -105,29 +105,31 @@ function updateCommandFor(inputs: ActionInputs): string {
 
 /** Workflow annotations on the class-list lines of the tools concerned, most severe first. */
 function annotate(report: Report, classListText: string | undefined, file: string): void {
-  const lines = classListText !== undefined ? toolLines(classListText) : undefined;
-  const located = report.servers
-    .flatMap((server) =>
-      server.findings
-        .filter((f) => !f.waived)
-        .map((f) => ({
-          f,
-          line: f.tool !== undefined ? lines?.get(fullToolName(server.server, f.tool)) : undefined,
-        })),
-    )
-    .concat(report.findings.map((f) => ({ f, line: undefined })))
-    .sort((a, b) => bySeverity(a.f, b.f));
-  for (const { f, line } of located.slice(0, MAX_ANNOTATIONS)) {
-    const message = findingText(f);
-    issueAnnotation(f.severity, message, {
+  const found: { f: Finding; server?: string }[] = report.servers.flatMap((server) =>
+    server.findings.filter((f) => !f.waived).map((f) => ({ f, server: server.server })),
+  );
+  for (const f of report.findings) found.push({ f });
+  found.sort((a, b) => bySeverity(a.f, b.f));
+  const shown = found.slice(0, MAX_ANNOTATIONS);
+  // Lines are looked up only for the findings shown (the class list may hold 10,000 tools).
+  const lines =
+    classListText !== undefined && shown.some(({ f }) => f.tool !== undefined)
+      ? toolLines(classListText)
+      : undefined;
+  for (const { f, server } of shown) {
+    const line =
+      f.tool !== undefined && server !== undefined
+        ? lines?.get(fullToolName(server, f.tool))
+        : undefined;
+    issueAnnotation(f.severity, findingText(f), {
       ...(classListText !== undefined ? { file, line: line ?? 1 } : {}),
       title: `mcp-annotation-auditor: ${f.rule}`,
     });
   }
-  if (located.length > MAX_ANNOTATIONS)
+  if (found.length > MAX_ANNOTATIONS)
     issueAnnotation(
       'notice',
-      `${located.length - MAX_ANNOTATIONS} more findings are in the job summary and the JSON report.`,
+      `${found.length - MAX_ANNOTATIONS} more findings are in the job summary and the JSON report.`,
     );
 }
 

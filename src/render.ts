@@ -20,18 +20,24 @@ export interface Counts {
 }
 
 export function countsOf(tools: AuditedTool[], findings: Finding[], changes: ToolChange[]): Counts {
-  const active = findings.filter((f) => !f.waived);
-  return {
+  // One pass over each list: reports of 10,000 tools are counted several times per run.
+  const counts: Counts = {
     tools: tools.length,
-    read: tools.filter((t) => t.class === 'read').length,
-    edit: tools.filter((t) => t.class === 'edit').length,
-    delete: tools.filter((t) => t.class === 'delete').length,
-    error: active.filter((f) => f.severity === 'error').length,
-    warning: active.filter((f) => f.severity === 'warning').length,
-    notice: active.filter((f) => f.severity === 'notice').length,
-    waived: findings.length - active.length,
+    read: 0,
+    edit: 0,
+    delete: 0,
+    error: 0,
+    warning: 0,
+    notice: 0,
+    waived: 0,
     changed: changes.length,
   };
+  for (const t of tools) counts[t.class] += 1;
+  for (const f of findings) {
+    if (f.waived) counts.waived += 1;
+    else counts[f.severity] += 1;
+  }
+  return counts;
 }
 
 export function reportCounts(report: Report): Counts {
@@ -246,61 +252,74 @@ function mdHint(v: RecordedHint): string {
   return v === 'absent' ? '_absent_' : `\`${v}\``;
 }
 
-export function markdownChanges(changes: ToolChange[]): string {
-  const rows = [
-    '| Tool | Change | Class | Reach | Hints that moved |',
-    '| --- | --- | --- | --- | --- |',
-  ];
-  for (const c of changes) {
-    const cls =
-      c.before && c.after
-        ? c.before.class === c.after.class
-          ? c.after.class
-          : `${c.before.class} → **${c.after.class}**`
-        : ((c.after ?? c.before)?.class ?? '');
-    const reach =
-      c.before && c.after
-        ? c.before.reach === c.after.reach
-          ? c.after.reach
-          : `${c.before.reach} → **${c.after.reach}**`
-        : ((c.after ?? c.before)?.reach ?? '');
-    const what =
-      c.kind === 'renamed' ? `renamed from ${markdownSafe(c.before?.tool ?? '', 64)}` : c.kind;
-    const moved = c.hints
-      .map((m) => `${m.hint}: ${mdHint(m.before)} → ${mdHint(m.after)}`)
-      .join('<br>');
-    rows.push(
-      `| ${markdownSafe(c.tool, 64)} | ${what} | ${cls} | ${reach} | ${moved || (c.titleChanged ? 'title changed' : '')} |`,
-    );
-  }
-  return rows.join('\n');
+/** A markdown table whose rows are written on demand: a cut table writes only the rows it keeps. */
+export interface Table {
+  header: string;
+  count: number;
+  row: (index: number) => string;
 }
 
-export function markdownFindings(findings: Finding[], max = findings.length): string {
-  const rows = ['| Severity | Rule | Tool | Finding |', '| --- | --- | --- | --- |'];
-  for (const f of findings.slice(0, max)) {
-    const sev = f.waived
-      ? `${f.severity} (waived: ${markdownSafe(f.waived.reason, 120)})`
-      : f.approved
-        ? 'notice (approved)'
-        : f.severity;
-    rows.push(
-      `| ${sev} | \`${f.rule}\` | ${f.tool !== undefined ? markdownSafe(f.tool, 64) : ''} | ${markdownSafe(f.message, 300)} |`,
-    );
-  }
-  return rows.join('\n');
+/** The whole table as markdown. */
+export function markdownTable(table: Table): string {
+  const lines = [table.header];
+  for (let i = 0; i < table.count; i++) lines.push(table.row(i));
+  return lines.join('\n');
 }
 
-export function markdownInventory(tools: AuditedTool[], max = tools.length): string {
-  const rows = [
-    '| Tool | Title | Class | Reach | readOnly | destructive | idempotent | openWorld |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
-  ];
-  for (const t of tools.slice(0, max))
-    rows.push(
-      `| ${markdownSafe(t.name, 64)} | ${t.titleSource === 'none' ? '_none_' : markdownSafe(t.title, 80)} | ${CLASS_ICON[t.class]} | ${t.reach} | ${HINT_NAMES.map((h) => (t.hints[h].declared ? `\`${t.hints[h].value}\`` : '_absent_')).join(' | ')} |`,
-    );
-  return rows.join('\n');
+export function changesTable(changes: ToolChange[]): Table {
+  return {
+    header: '| Tool | Change | Class | Reach | Hints that moved |\n| --- | --- | --- | --- | --- |',
+    count: changes.length,
+    row: (i) => {
+      const c = changes[i] as ToolChange;
+      const cls =
+        c.before && c.after
+          ? c.before.class === c.after.class
+            ? c.after.class
+            : `${c.before.class} → **${c.after.class}**`
+          : ((c.after ?? c.before)?.class ?? '');
+      const reach =
+        c.before && c.after
+          ? c.before.reach === c.after.reach
+            ? c.after.reach
+            : `${c.before.reach} → **${c.after.reach}**`
+          : ((c.after ?? c.before)?.reach ?? '');
+      const what =
+        c.kind === 'renamed' ? `renamed from ${markdownSafe(c.before?.tool ?? '', 64)}` : c.kind;
+      const moved = c.hints
+        .map((m) => `${m.hint}: ${mdHint(m.before)} → ${mdHint(m.after)}`)
+        .join('<br>');
+      return `| ${markdownSafe(c.tool, 64)} | ${what} | ${cls} | ${reach} | ${moved || (c.titleChanged ? 'title changed' : '')} |`;
+    },
+  };
+}
+
+export function findingsTable(findings: Finding[]): Table {
+  return {
+    header: '| Severity | Rule | Tool | Finding |\n| --- | --- | --- | --- |',
+    count: findings.length,
+    row: (i) => {
+      const f = findings[i] as Finding;
+      const sev = f.waived
+        ? `${f.severity} (waived: ${markdownSafe(f.waived.reason, 120)})`
+        : f.approved
+          ? 'notice (approved)'
+          : f.severity;
+      return `| ${sev} | \`${f.rule}\` | ${f.tool !== undefined ? markdownSafe(f.tool, 64) : ''} | ${markdownSafe(f.message, 300)} |`;
+    },
+  };
+}
+
+export function inventoryTable(tools: AuditedTool[]): Table {
+  return {
+    header:
+      '| Tool | Title | Class | Reach | readOnly | destructive | idempotent | openWorld |\n| --- | --- | --- | --- | --- | --- | --- | --- |',
+    count: tools.length,
+    row: (i) => {
+      const t = tools[i] as AuditedTool;
+      return `| ${markdownSafe(t.name, 64)} | ${t.titleSource === 'none' ? '_none_' : markdownSafe(t.title, 80)} | ${CLASS_ICON[t.class]} | ${t.reach} | ${HINT_NAMES.map((h) => (t.hints[h].declared ? `\`${t.hints[h].value}\`` : '_absent_')).join(' | ')} |`;
+    },
+  };
 }
 
 /** A text's size in some unit: UTF-16 code units (GitHub's comment limit) or UTF-8 bytes. */
@@ -309,26 +328,27 @@ const codeUnits: Measure = (text) => text.length;
 const utf8Bytes: Measure = (text) => Buffer.byteLength(text, 'utf8');
 
 /**
- * A markdown table cut to fit `budget`: its header and as many rows as fit whole, then the note
- * `omitted` writes for the number of rows left out.
+ * The table cut to fit `budget`: its header and as many rows as fit whole (only those are
+ * written), then, when rows were left out, the note `omitted` writes for their number.
  */
 export function fitTable(
-  table: string,
+  table: Table,
   budget: number,
   omitted: (count: number) => string,
   measure: Measure = codeUnits,
 ): string {
-  if (measure(table) <= budget) return table;
-  const lines = table.split('\n');
-  const kept = lines.slice(0, 2);
-  let size = measure(kept.join('\n'));
-  for (let i = 2; i < lines.length; i++) {
-    const line = lines[i] as string;
+  if (budget === Infinity) return markdownTable(table);
+  const lines = [table.header];
+  let size = measure(table.header);
+  let kept = 0;
+  for (; kept < table.count; kept++) {
+    const line = table.row(kept);
     if (size + measure(line) + 1 > budget) break;
-    kept.push(line);
+    lines.push(line);
     size += measure(line) + 1;
   }
-  return `${kept.join('\n')}\n\n${omitted(lines.length - kept.length)}`;
+  const text = lines.join('\n');
+  return kept === table.count ? text : `${text}\n\n${omitted(table.count - kept)}`;
 }
 
 /** Room kept per section for its title, blank lines and the note on what was left out. */
@@ -344,14 +364,16 @@ export function renderMarkdown(report: Report, budget = Infinity): string {
     `_…and ${count} more ${what}, left out to keep the job summary within GitHub's size limit: the JSON report (the \`report\` output) has them all._`;
   let left = budget - utf8Bytes(out[0] as string) - SECTION_ROOM;
   /** The table fitted to `room` bytes, title and note included; what it used comes off `left`. */
-  const fitted = (title: string, table: string, what: string, room: number): string[] => {
+  const fitted = (title: string, table: Table, what: string, room: number): string[] => {
     const kept = fitTable(table, Math.max(0, room - SECTION_ROOM), note(what), utf8Bytes);
     left -= utf8Bytes(kept) + SECTION_ROOM;
     return [title, '', kept, ''];
   };
   // The config's findings come last, in room kept for them now: what they need, up to a tenth.
-  const config = report.findings.length ? markdownFindings(report.findings) : undefined;
-  const configRoom = config ? Math.min(utf8Bytes(config) + SECTION_ROOM, left / 10) : 0;
+  const config = report.findings.length ? findingsTable(report.findings) : undefined;
+  const configRoom = config
+    ? Math.min(utf8Bytes(markdownTable(config)) + SECTION_ROOM, left / 10)
+    : 0;
   left -= configRoom;
   for (const [index, s] of report.servers.entries()) {
     if (left < 4 * SECTION_ROOM) {
@@ -371,15 +393,13 @@ export function renderMarkdown(report: Report, budget = Infinity): string {
     // This server's share of what is left; room a section does not use goes to the next one.
     const keep = Number.isFinite(left) ? left - left / (report.servers.length - index) : 0;
     if (s.changes.length)
-      out.push(
-        ...fitted('**Changes**', markdownChanges(s.changes), 'changes', (left - keep) * 0.4),
-      );
+      out.push(...fitted('**Changes**', changesTable(s.changes), 'changes', (left - keep) * 0.4));
     if (s.findings.length)
       out.push(
-        ...fitted('**Findings**', markdownFindings(s.findings), 'findings', (left - keep) * 0.6),
+        ...fitted('**Findings**', findingsTable(s.findings), 'findings', (left - keep) * 0.6),
       );
     if (s.tools.length)
-      out.push(...fitted('**Tools**', markdownInventory(s.tools), 'tools', left - keep));
+      out.push(...fitted('**Tools**', inventoryTable(s.tools), 'tools', left - keep));
   }
   if (config) out.push(...fitted('**Config**', config, 'findings', left + configRoom));
   return `${out.join('\n')}\n`;
