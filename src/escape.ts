@@ -23,6 +23,14 @@ export function terminalSafe(text: string, max = 80): string {
     : bounded;
 }
 
+/** Like {@link terminalSafe}, but line breaks stay: each line is made safe on its own. */
+export function linesSafe(text: string, max = 80): string {
+  return bound(text, max)
+    .split(/\r?\n/)
+    .map((line) => terminalSafe(line, Infinity))
+    .join('\n');
+}
+
 /** Control characters (\p{Cc}: U+0000-U+001F, U+007F-U+009F) and invisible or bidi marks. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const TERMINAL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]/;

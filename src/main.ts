@@ -22,7 +22,7 @@ import { AuditError, describeError, getErrorMessage } from './errors.js';
 import { findingText, type Finding } from './findings.js';
 import { readText, type EarlyStart } from './early.js';
 import { git, gitShow } from './git.js';
-import { codeSpanSafe, markdownSafe, terminalSafe } from './escape.js';
+import { codeSpanSafe, linesSafe, markdownSafe, terminalSafe } from './escape.js';
 import {
   GitHubClient,
   GitHubError,
@@ -83,6 +83,19 @@ async function readBase(
   } catch (error) {
     throw new AuditError(
       `Could not read ${repoPath} at the base commit ${sha.slice(0, 12)}: ${apiError ? `${getErrorMessage(apiError)}; ` : ''}${getErrorMessage(error)}.`,
+    );
+  }
+}
+
+/** Makes the working-directory input the current directory, or says why it cannot. */
+function enter(dir: string, input: string): void {
+  try {
+    process.chdir(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new AuditError(
+      `Input "working-directory" is "${input}", but ${dir} ${code === 'ENOENT' ? 'does not exist' : code === 'ENOTDIR' ? 'is not a directory' : `cannot be entered (${code ?? getErrorMessage(error)})`}.`,
+      "It is relative to the workspace (the repository's root after actions/checkout); fix the step's with: block.",
     );
   }
 }
@@ -246,7 +259,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     if (inputs.token) setSecret(inputs.token);
     const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
     if (inputs.workingDirectory && !early?.enteredWorkingDirectory)
-      process.chdir(resolve(workspace, inputs.workingDirectory));
+      enter(resolve(workspace, inputs.workingDirectory), inputs.workingDirectory);
     const file = await readConfigFile(inputs.config, inputs.configRequired, (path) =>
       readText(path, early),
     );
@@ -377,7 +390,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     }
   } catch (error) {
     setOutput('result', 'error');
-    issueAnnotation('error', terminalSafe(describeError(error), 2_000));
+    issueAnnotation('error', linesSafe(describeError(error), 2_000));
     appendSummary(
       `### MCP tool annotations: the audit could not run\n\n${markdownSafe(describeError(error), 2_000)}\n`,
     );

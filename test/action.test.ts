@@ -470,6 +470,23 @@ describe('the action, run as GitHub runs it', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('a working-directory that does not exist fails the step with a message naming it', async () => {
+    const dir = await tempDir();
+    for (const command of [`node ${EXAMPLE}`, '']) {
+      const run = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: { ...(command ? { command } : {}), 'working-directory': 'no/such/dir' },
+      });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(
+        `::error::Input "working-directory" is "no/such/dir", but ${join(dir, 'no/such/dir')} does not exist.`,
+      );
+      expect(run.stdout).not.toContain('This is a bug');
+      expect(run.outputs.result).toBe('error');
+    }
+  });
+
   it('update mode writes the class list in the workspace', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'placeholder'), '');
@@ -539,6 +556,11 @@ describe('the action, run as GitHub runs it', () => {
     expect(broken.outputs.result).toBe('error');
     expect(broken.summary).toContain('the audit could not run');
     expect(broken.summary).toContain('fatal: missing config');
+    // The annotation keeps the server's lines as lines (%0A), not escaped as \u000a.
+    expect(broken.stdout).toMatch(
+      /::error::The server exited with code 3 .*%0AServer stderr \(last lines\):%0Afatal: missing config/,
+    );
+    expect(broken.stdout).not.toContain('\\u000a');
     expect(api.commentsOn(1)).toHaveLength(1);
     expect(api.commentsOn(1)[0]?.body).toContain(
       '❌ MCP tool annotations for `notes`: the audit could not run',

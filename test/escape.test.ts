@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bound, codeSpanSafe, markdownSafe, terminalSafe } from '../src/escape.js';
+import { bound, codeSpanSafe, linesSafe, markdownSafe, terminalSafe } from '../src/escape.js';
 
 describe('markdownSafe', () => {
   it('keeps table cells intact and code spans closed', () => {
@@ -44,6 +44,17 @@ describe('terminalSafe', () => {
         expect(terminalSafe(c), `U+${code.toString(16)}`).toBe(expected);
     }
     expect(terminalSafe('a\u202eb\u0085c😀')).toBe('a\\u202eb\\u0085c😀');
+  });
+});
+
+describe('linesSafe', () => {
+  it('keeps line breaks and makes each line safe', () => {
+    expect(linesSafe('one\r\ntwo \u001b[2J\nthree\u2028', 100)).toBe(
+      'one\ntwo \\u001b[2J\nthree\\u2028',
+    );
+  });
+  it('bounds the whole text', () => {
+    expect(linesSafe('a\n'.repeat(100), 11)).toBe('a\na\na\na\na\n…');
   });
 });
 
