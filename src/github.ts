@@ -145,11 +145,18 @@ export interface PullPayload {
 }
 
 export function pullInfo(pull: PullPayload): PullRequestInfo {
+  // Labels as the event file holds them: anything but a named label is skipped.
+  const labels: unknown = pull.labels;
   const info: PullRequestInfo = {
     number: pull.number,
     baseSha: pull.base.sha,
-    labels: (pull.labels ?? []).map((l) => l.name ?? '').filter(Boolean),
+    labels: Array.isArray(labels)
+      ? labels.flatMap((l: unknown) => {
+          const name = (l as { name?: unknown } | null)?.name;
+          return typeof name === 'string' && name ? [name] : [];
+        })
+      : [],
   };
-  if (pull.head?.sha) info.headSha = pull.head.sha;
+  if (typeof pull.head?.sha === 'string' && pull.head.sha) info.headSha = pull.head.sha;
   return info;
 }

@@ -18,9 +18,13 @@ function startEarly(env: NodeJS.ProcessEnv): EarlyStart | undefined {
     // A report-file run only comments on an earlier audit: nothing of the PR may run there.
     if (command === undefined || inputs.reportFile !== undefined) return undefined;
     const serverEnv = serverEnvironment(parseEnvEntries(inputs.overrides.env ?? []));
-    // The audit withholds the token from the server and says so; it starts that server itself.
+    // The audit withholds the token from the server (or refuses a command line that holds it) and
+    // says so; it starts that server itself.
     const token = inputs.token;
-    if (token !== undefined && Object.values(serverEnv).some((value) => value.includes(token)))
+    if (
+      token !== undefined &&
+      [...Object.values(serverEnv), command, ...args].some((value) => value.includes(token))
+    )
       return undefined;
     early = { enteredWorkingDirectory: false, files: new Map() };
     if (inputs.workingDirectory !== undefined) {
@@ -30,6 +34,12 @@ function startEarly(env: NodeJS.ProcessEnv): EarlyStart | undefined {
     early.files = readEarly(
       [env.GITHUB_EVENT_PATH, inputs.config].filter((p): p is string => Boolean(p)),
     );
+    // A config file the audit will refuse (unreadable, or named but missing): start nothing.
+    const config = early.files.get(resolve(inputs.config));
+    if (config && 'error' in config) {
+      const missing = (config.error as NodeJS.ErrnoException).code === 'ENOENT';
+      if (!missing || inputs.configRequired) return early;
+    }
     prestartServer({ command, args, env: serverEnv });
   } catch {
     // The audit reports what is wrong with the inputs or the working directory.

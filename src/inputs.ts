@@ -108,7 +108,7 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
     );
   if (command !== undefined) {
     overrides.command = splitCommand(command);
-    if (!overrides.command.length)
+    if (!overrides.command.length || !overrides.command[0])
       throw invalid('command', command, 'a command line such as "node server.js"');
   }
   if (url !== undefined) {
@@ -170,7 +170,7 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
   const pr = getOptionalInput('pr-number', env);
   if (pr !== undefined) {
     const n = Number(pr);
-    if (!Number.isInteger(n) || n <= 0)
+    if (!/^[1-9][0-9]*$/.test(pr) || !Number.isSafeInteger(n))
       throw invalid('pr-number', pr, 'a pull request number such as 42');
     inputs.prNumber = n;
   }

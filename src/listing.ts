@@ -334,9 +334,9 @@ async function explain(
         : `${what} did not finish listing its tools within ${seconds} s (${sofar}).`,
       phase === 'start'
         ? target.kind === 'stdio'
-          ? 'Check that it speaks MCP over stdio (JSON-RPC lines on stdout, logs on stderr), or raise --start-timeout.'
-          : 'Check that the URL is an MCP endpoint, or raise --start-timeout.'
-        : 'Raise --list-timeout if it is just slow.',
+          ? 'Check that it speaks MCP over stdio (JSON-RPC lines on stdout, logs on stderr), or raise --start-timeout (startTimeout in the config file).'
+          : 'Check that the URL is an MCP endpoint, or raise --start-timeout (startTimeout in the config file).'
+        : 'Raise --list-timeout (listTimeout in the config file) if it is just slow.',
       details,
     );
   }

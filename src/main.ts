@@ -1,7 +1,14 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { appendSummary, issueAnnotation, setOutput, setSecret, SUMMARY_LIMIT } from './actions.js';
+import {
+  appendSummary,
+  getOptionalInput,
+  issueAnnotation,
+  setOutput,
+  setSecret,
+  SUMMARY_LIMIT,
+} from './actions.js';
 import { allFindings, runAudit, type AuditOptions, type BaseText, type Report } from './audit.js';
 import { fullToolName, parseClassList, toolLines } from './classlist.js';
 import {
@@ -45,15 +52,64 @@ function readRepo(env: NodeJS.ProcessEnv): RepoRef | undefined {
   return owner && repo ? { owner, repo } : undefined;
 }
 
+/**
+ * The pull request the event is about, if any. An event that cannot be read, or whose
+ * pull_request lacks its number or base commit, is taken as no pull request, with a warning.
+ */
 async function readEvent(
   path: string | undefined,
   early: EarlyStart | undefined,
-): Promise<{ pull_request?: PullPayload; number?: number }> {
-  if (!path) return {};
+): Promise<PullRequestInfo | undefined> {
+  if (!path) return undefined;
+  let event: unknown;
   try {
-    return JSON.parse(await readText(path, early)) as { pull_request?: PullPayload };
-  } catch {
-    return {};
+    event = JSON.parse(await readText(path, early));
+  } catch (error) {
+    issueAnnotation(
+      'warning',
+      `The event file ${path} could not be read as JSON (${terminalSafe(getErrorMessage(error), 200)}); this run is taken as not being about a pull request.`,
+    );
+    return undefined;
+  }
+  const pull = (event as { pull_request?: unknown } | null)?.pull_request;
+  if (pull === undefined || pull === null) return undefined;
+  const payload = pull as Partial<PullPayload>;
+  if (
+    typeof payload.number !== 'number' ||
+    !Number.isSafeInteger(payload.number) ||
+    typeof payload.base?.sha !== 'string'
+  ) {
+    issueAnnotation(
+      'warning',
+      `The event's pull_request has no number or base commit; this run is taken as not being about a pull request.`,
+    );
+    return undefined;
+  }
+  return pullInfo(payload as PullPayload);
+}
+
+/** The token must not be in the server's command line: it would reach the server, and the report. */
+function refuseTokenInCommand(inputs: ActionInputs): void {
+  const token = inputs.token;
+  const words = [...(inputs.overrides.command ?? []), ...(inputs.overrides.start ?? [])];
+  if (token && words.some((word) => word.includes(token)))
+    throw new AuditError(
+      'The command line of the server holds the github-token: it would reach the server under audit, and the report.',
+      'Give the server what it needs through the env input (it never receives the github-token), not the command line.',
+    );
+}
+
+/** Writes the SARIF file, its folder too; a path that cannot be written fails the step, later. */
+async function writeSarif(path: string, sarif: string): Promise<void> {
+  try {
+    await mkdir(dirname(resolve(path)), { recursive: true });
+    await writeFile(path, sarif);
+  } catch (error) {
+    issueAnnotation(
+      'error',
+      `Could not write the SARIF file ${terminalSafe(path, 200)} (input sarif-file): ${terminalSafe(getErrorMessage(error), 200)}. The summary and outputs are written; fix the path.`,
+    );
+    process.exitCode = 1;
   }
 }
 
@@ -231,10 +287,10 @@ function summaryUrlOf(env: NodeJS.ProcessEnv): string | undefined {
 async function markCommentsFailed(
   target: CommentTarget,
   servers: string[],
-  error: unknown,
+  message: string,
 ): Promise<void> {
   const body = (server: string) =>
-    `${commentMarker(server)}\n### ❌ MCP tool annotations for \`${codeSpanSafe(server, 64)}\`: the audit could not run\n\n${markdownSafe(describeError(error), 2_000)}\n\nSee the job log for details.\n`;
+    `${commentMarker(server)}\n### ❌ MCP tool annotations for \`${codeSpanSafe(server, 64)}\`: the audit could not run\n\n${markdownSafe(message, 2_000)}\n\nSee the job log for details.\n`;
   for (const server of servers)
     await upsertComment(
       target.client,
@@ -246,17 +302,22 @@ async function markCommentsFailed(
     ).catch(() => undefined);
 }
 
-/** The action: inputs -> audit (or a report file) -> summary, outputs, annotations, comment. */
 /**
- * The action. `early` is what the entry did before loading this (see src/index.ts): the server
- * it started, and the files it read before that server ran.
+ * The action: inputs -> audit (or a report file) -> summary, outputs, annotations, comment.
+ * `early` is what the entry did before loading this (see src/index.ts): the server it started,
+ * and the files it read before that server ran.
  */
 export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlyStart): Promise<void> {
   let target: CommentTarget | undefined;
   let serverNames: string[] = [];
+  // Masked before anything can print it: an input error may quote a value that holds it.
+  const token = getOptionalInput('github-token', env);
+  if (token) setSecret(token);
+  // Masking matches the token as printed; escaping for markdown would hide it from the mask.
+  const redact = (text: string) => (token ? text.split(token).join('***') : text);
   try {
     const inputs = readInputs(env);
-    if (inputs.token) setSecret(inputs.token);
+    refuseTokenInCommand(inputs);
     const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
     if (inputs.workingDirectory && !early?.enteredWorkingDirectory)
       enter(resolve(workspace, inputs.workingDirectory), inputs.workingDirectory);
@@ -265,10 +326,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     );
     const repo = readRepo(env);
     const client = inputs.token ? new GitHubClient(inputs.token, env.GITHUB_API_URL) : undefined;
-    const event = await readEvent(env.GITHUB_EVENT_PATH, early);
-    let pull: PullRequestInfo | undefined = event.pull_request
-      ? pullInfo(event.pull_request)
-      : undefined;
+    let pull = await readEvent(env.GITHUB_EVENT_PATH, early);
     if (inputs.prNumber !== undefined && pull?.number !== inputs.prNumber) {
       pull = undefined;
       if (client && repo)
@@ -329,12 +387,6 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     const classListText = settings
       ? await readFile(settings.classList, 'utf8').catch(() => undefined)
       : undefined;
-    if (inputs.sarifFile)
-      await writeFile(
-        inputs.sarifFile,
-        renderSarif(report, classListText, classListRepoPath, VERSION),
-      );
-
     // The summary and outputs come first: nothing that happens to the comment can lose them.
     // Room is kept for the notes below and for an error after this.
     appendSummary(renderMarkdown(report, SUMMARY_LIMIT - 64 * 1024));
@@ -346,6 +398,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     setOutput('tool-count', counts.tools);
     setOutput('report', reportPath);
     process.stdout.write(`${verdictLine(report)}\n`);
+    if (inputs.sarifFile)
+      await writeSarif(
+        inputs.sarifFile,
+        renderSarif(report, classListText, classListRepoPath, VERSION),
+      );
 
     const notes: string[] = [];
     let commentIds: number[] = [];
@@ -389,12 +446,13 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
       process.exitCode = 1;
     }
   } catch (error) {
+    const message = redact(describeError(error));
     setOutput('result', 'error');
-    issueAnnotation('error', linesSafe(describeError(error), 2_000));
+    issueAnnotation('error', linesSafe(message, 2_000));
     appendSummary(
-      `### MCP tool annotations: the audit could not run\n\n${markdownSafe(describeError(error), 2_000)}\n`,
+      `### MCP tool annotations: the audit could not run\n\n${markdownSafe(message, 2_000)}\n`,
     );
-    if (target) await markCommentsFailed(target, serverNames, error);
+    if (target) await markCommentsFailed(target, serverNames, message);
     process.exitCode = 1;
   }
 }

@@ -2,7 +2,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { AuditError } from './errors.js';
+import { AuditError, getErrorMessage } from './errors.js';
 
 /** Variables a server needs to run at all; everything else must be named to reach it. */
 export const BASE_ENV = [
@@ -60,8 +60,14 @@ export function parseEnvEntries(entries: string[]): Record<string, string | null
         `Bad environment entry "${entry}": the name is empty.`,
         'Use KEY=VALUE or KEY.',
       );
+    const name = eq < 0 ? entry : entry.slice(0, eq);
+    if (/\s/.test(name))
+      throw new AuditError(
+        `Bad environment entry "${entry}": the name "${name}" holds a space.`,
+        'Use KEY=VALUE with no spaces around =, or a bare KEY.',
+      );
     if (eq < 0) out[entry] = null;
-    else out[entry.slice(0, eq)] = entry.slice(eq + 1);
+    else out[name] = entry.slice(eq + 1);
   }
   return out;
 }
@@ -124,13 +130,26 @@ export class ServerProcess {
 
   constructor(readonly spec: SpawnSpec) {
     installExitHook();
-    this.child = spawn(spec.command, spec.args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32',
-      windowsHide: true,
-    });
+    if (!spec.command)
+      throw new AuditError(
+        'The server command is empty.',
+        'Give the program to run first, e.g. node server.js.',
+      );
+    try {
+      this.child = spawn(spec.command, spec.args, {
+        cwd: spec.cwd,
+        env: spec.env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+      });
+    } catch (error) {
+      // Arguments spawn refuses outright (a NUL byte, say): nothing started.
+      throw new AuditError(
+        `Could not start the server: ${getErrorMessage(error)}.`,
+        'Check the command and its arguments.',
+      );
+    }
     live.add(this);
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (chunk: string) => this.stderr.push(chunk));

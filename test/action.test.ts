@@ -487,6 +487,128 @@ describe('the action, run as GitHub runs it', () => {
     }
   });
 
+  describe('odd inputs', () => {
+    it('masks the token before an input error can print it, and keeps it out of the summary', async () => {
+      const dir = await tempDir();
+      const run = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: { command: `node ${EXAMPLE} --token "${TOKEN}` },
+      });
+      expect(run.code).toBe(1);
+      expect(run.stdout.startsWith(`::add-mask::${TOKEN}`)).toBe(true);
+      expect(run.summary).toContain('the audit could not run');
+      expect(run.summary).not.toContain(TOKEN.slice(4));
+    });
+
+    it('refuses a command line that holds the token, and starts nothing', async () => {
+      const dir = await tempDir();
+      const starts = join(dir, 'starts');
+      await writeFile(starts, '');
+      const run = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: {
+          command: quote(['node', join(SERVERS, 'count-starts.mjs'), starts, EXAMPLE, TOKEN]),
+        },
+      });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(
+        '::error::The command line of the server holds the github-token: it would reach the server under audit, and the report.',
+      );
+      expect(await readFile(starts, 'utf8')).toBe('');
+      expect(run.summary).not.toContain(TOKEN.slice(4));
+    });
+
+    it('an event that is not a pull request payload is no pull request, with a warning', async () => {
+      const { dir, base } = await workspace(api, spec);
+      for (const event of [null, { pull_request: {} }, { pull_request: { number: 1 } }]) {
+        const run = await runAction({
+          workspace: dir,
+          apiUrl: api.url,
+          event: event as unknown as Record<string, unknown>,
+          inputs: { command: quote(base), policies: 'claude' },
+        });
+        expect(run.code, `${JSON.stringify(event)}: ${run.stdout}`).toBe(0);
+        expect(run.stdout).not.toContain('This is a bug');
+        if (event !== null)
+          expect(run.stdout).toContain(
+            "::warning::The event's pull_request has no number or base commit; this run is taken as not being about a pull request.",
+          );
+      }
+      // Labels of any shape: only named ones count.
+      const odd = pullRequestEvent();
+      (odd.pull_request as { labels: unknown }).labels = [null, 'x', { name: 7 }, { name: 'ok' }];
+      const labelled = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        event: odd,
+        inputs: { command: quote(base), policies: 'claude' },
+      });
+      expect(labelled.code, labelled.stdout).toBe(0);
+    });
+
+    it('sarif-file: its folder is created; a path that cannot be written fails the step after the summary and outputs', async () => {
+      const { dir, base } = await workspace(api, spec);
+      const made = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: { command: quote(base), 'sarif-file': 'out/deep/mcp.sarif' },
+      });
+      expect(made.code, made.stdout).toBe(0);
+      expect(JSON.parse(await readFile(join(dir, 'out/deep/mcp.sarif'), 'utf8'))).toMatchObject({
+        version: '2.1.0',
+      });
+      const bad = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: { command: quote(base), 'sarif-file': 'out' },
+      });
+      expect(bad.code).toBe(1);
+      expect(bad.stdout).toMatch(
+        /::error::Could not write the SARIF file out \(input sarif-file\): /,
+      );
+      expect(bad.stdout).not.toContain('This is a bug');
+      expect(bad.outputs.result).toBe('passed');
+      expect(bad.summary).toContain('PASSED');
+    });
+
+    it('an explicit config file that cannot be read: a clear error, and no server started', async () => {
+      const dir = await tempDir();
+      const starts = join(dir, 'starts');
+      await writeFile(starts, '');
+      const run = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: {
+          command: quote(['node', join(SERVERS, 'count-starts.mjs'), starts, EXAMPLE]),
+          config: 'missing.yml',
+        },
+      });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain('::error::Could not read the config file missing.yml');
+      expect(await readFile(starts, 'utf8')).toBe('');
+    });
+
+    it('names the input for an empty program, a pr-number that is not a plain number, and an env name with a space', async () => {
+      const dir = await tempDir();
+      const cases: [Record<string, string>, string][] = [
+        [{ command: `'' node ${EXAMPLE}` }, 'Input "command" has the value'],
+        [
+          { command: `node ${EXAMPLE}`, 'pr-number': '0x10' },
+          'Input "pr-number" has the value "0x10"',
+        ],
+        [{ command: `node ${EXAMPLE}`, env: 'SPACED = x' }, 'Bad environment entry "SPACED = x"'],
+      ];
+      for (const [inputs, message] of cases) {
+        const run = await runAction({ workspace: dir, apiUrl: api.url, inputs });
+        expect(run.code, JSON.stringify(inputs)).toBe(1);
+        expect(run.stdout).toContain(`::error::${message}`);
+        expect(run.stdout).not.toContain('This is a bug');
+      }
+    });
+  });
+
   it('update mode writes the class list in the workspace', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'placeholder'), '');
