@@ -272,24 +272,19 @@ export function changesTable(changes: ToolChange[]): Table {
     count: changes.length,
     row: (i) => {
       const c = changes[i] as ToolChange;
-      const cls =
+      // Before → after, the new value in bold, where it changed; else as it is.
+      const field = (key: 'class' | 'reach') =>
         c.before && c.after
-          ? c.before.class === c.after.class
-            ? c.after.class
-            : `${c.before.class} → **${c.after.class}**`
-          : ((c.after ?? c.before)?.class ?? '');
-      const reach =
-        c.before && c.after
-          ? c.before.reach === c.after.reach
-            ? c.after.reach
-            : `${c.before.reach} → **${c.after.reach}**`
-          : ((c.after ?? c.before)?.reach ?? '');
+          ? c.before[key] === c.after[key]
+            ? c.after[key]
+            : `${c.before[key]} → **${c.after[key]}**`
+          : ((c.after ?? c.before)?.[key] ?? '');
       const what =
         c.kind === 'renamed' ? `renamed from ${markdownSafe(c.before?.tool ?? '', 64)}` : c.kind;
       const moved = c.hints
         .map((m) => `${m.hint}: ${mdHint(m.before)} → ${mdHint(m.after)}`)
         .join('<br>');
-      return `| ${markdownSafe(c.tool, 64)} | ${what} | ${cls} | ${reach} | ${moved || (c.titleChanged ? 'title changed' : '')} |`;
+      return `| ${markdownSafe(c.tool, 64)} | ${what} | ${field('class')} | ${field('reach')} | ${moved || (c.titleChanged ? 'title changed' : '')} |`;
     },
   };
 }

@@ -66,6 +66,27 @@ function dropDestructive(spec: Spec): Spec {
   return withAnnotations(spec, 'delete_note', { destructiveHint: undefined });
 }
 
+/** A new folder with an empty `starts` file, for {@link counted} servers. */
+async function withStarts(): Promise<{ dir: string; starts: string }> {
+  const dir = await tempDir();
+  const starts = join(dir, 'starts');
+  await writeFile(starts, '');
+  return { dir, starts };
+}
+
+/** Wraps a server command so that each start appends "<pid> <time>" to `starts`. */
+function counted(starts: string, server: string[]): string[] {
+  return ['node', join(SERVERS, 'count-starts.mjs'), starts, ...server.slice(1)];
+}
+
+/** [pid, Date.now() at start] for each start. */
+async function startsIn(file: string): Promise<[number, number][]> {
+  return (await readFile(file, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split(' ').map(Number) as [number, number]);
+}
+
 /** Cells of a markdown table row, splitting only on unescaped pipes. */
 function cells(row: string): number {
   return row.split(/(?<!\\)\|/).length - 2;
@@ -502,21 +523,17 @@ describe('the action, run as GitHub runs it', () => {
     });
 
     it('refuses a command line that holds the token, and starts nothing', async () => {
-      const dir = await tempDir();
-      const starts = join(dir, 'starts');
-      await writeFile(starts, '');
+      const { dir, starts } = await withStarts();
       const run = await runAction({
         workspace: dir,
         apiUrl: api.url,
-        inputs: {
-          command: quote(['node', join(SERVERS, 'count-starts.mjs'), starts, EXAMPLE, TOKEN]),
-        },
+        inputs: { command: quote(counted(starts, ['node', EXAMPLE, TOKEN])) },
       });
       expect(run.code).toBe(1);
       expect(run.stdout).toContain(
         '::error::The command line of the server holds the github-token: it would reach the server under audit, and the report.',
       );
-      expect(await readFile(starts, 'utf8')).toBe('');
+      expect(await startsIn(starts)).toEqual([]);
       expect(run.summary).not.toContain(TOKEN.slice(4));
     });
 
@@ -574,20 +591,15 @@ describe('the action, run as GitHub runs it', () => {
     });
 
     it('an explicit config file that cannot be read: a clear error, and no server started', async () => {
-      const dir = await tempDir();
-      const starts = join(dir, 'starts');
-      await writeFile(starts, '');
+      const { dir, starts } = await withStarts();
       const run = await runAction({
         workspace: dir,
         apiUrl: api.url,
-        inputs: {
-          command: quote(['node', join(SERVERS, 'count-starts.mjs'), starts, EXAMPLE]),
-          config: 'missing.yml',
-        },
+        inputs: { command: quote(counted(starts, ['node', EXAMPLE])), config: 'missing.yml' },
       });
       expect(run.code).toBe(1);
       expect(run.stdout).toContain('::error::Could not read the config file missing.yml');
-      expect(await readFile(starts, 'utf8')).toBe('');
+      expect(await startsIn(starts)).toEqual([]);
     });
 
     it('names the input for an empty program, a pr-number that is not a plain number, and an env name with a space', async () => {
@@ -747,18 +759,6 @@ describe('the action, run as GitHub runs it', () => {
   });
 
   describe('the early start', () => {
-    /** Wraps a server command so that each start appends its pid to `starts`. */
-    function counted(starts: string, server: string[]): string[] {
-      return ['node', join(SERVERS, 'count-starts.mjs'), starts, ...server.slice(1)];
-    }
-    /** [pid, Date.now() at start] for each start. */
-    async function startsIn(file: string): Promise<[number, number][]> {
-      return (await readFile(file, 'utf8'))
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => line.split(' ').map(Number) as [number, number]);
-    }
-
     it('starts the server once: the audit claims the process it started first', async () => {
       const { dir, base } = await workspace(api, spec);
       const starts = join(dir, 'starts');
@@ -815,9 +815,7 @@ describe('the action, run as GitHub runs it', () => {
 
     it('a server started early is stopped when the audit cannot run (a broken config file)', async () => {
       // Only a server started before the config file was parsed can have started here.
-      const dir = await tempDir();
-      const starts = join(dir, 'starts');
-      await writeFile(starts, '');
+      const { dir, starts } = await withStarts();
       await mkdir(join(dir, '.github'));
       await writeFile(join(dir, '.github/mcp-annotation-auditor.yml'), 'policies: [claude\n');
       const run = await runAction({
@@ -833,9 +831,7 @@ describe('the action, run as GitHub runs it', () => {
     });
 
     it('starts nothing in a report-file run, even with a command input', async () => {
-      const dir = await tempDir();
-      const starts = join(dir, 'starts');
-      await writeFile(starts, '');
+      const { dir, starts } = await withStarts();
       const report = join(dir, 'report.json');
       await writeFile(report, '{}');
       const run = await runAction({
