@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { BASE_ENV } from './process.js';
 
+const BASE = new Set(BASE_ENV.map((key) => key.toUpperCase()));
+
 /** What git needs beyond a server's base: its own settings, ssh, proxies and CA files. */
 const GIT_ENV =
   /^(GIT_|SSH_)|^(HTTPS?_PROXY|ALL_PROXY|NO_PROXY|SSL_CERT_(FILE|DIR)|CURL_CA_BUNDLE|XDG_CONFIG_HOME|HOMEDRIVE|HOMEPATH|ProgramData)$/i;
@@ -13,7 +15,8 @@ const GIT_ENV =
 export function gitEnvironment(from: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(from))
-    if (BASE_ENV.includes(key) || GIT_ENV.test(key)) env[key] = value;
+    // Names as Windows spells them too (Path, SystemRoot): case does not matter there.
+    if (BASE.has(key.toUpperCase()) || GIT_ENV.test(key)) env[key] = value;
   env.GIT_NO_REPLACE_OBJECTS = '1';
   return env;
 }

@@ -88,15 +88,24 @@ async function readEvent(
   return pullInfo(payload as PullPayload);
 }
 
-/** The token must not be in the server's command line: it would reach the server, and the report. */
-function refuseTokenInCommand(inputs: ActionInputs): void {
-  const token = inputs.token;
-  const words = [...(inputs.overrides.command ?? []), ...(inputs.overrides.start ?? [])];
-  if (token && words.some((word) => word.includes(token)))
-    throw new AuditError(
-      'The command line of the server holds the github-token: it would reach the server under audit, and the report.',
-      'Give the server what it needs through the env input (it never receives the github-token), not the command line.',
-    );
+/**
+ * The token must not be in a server's command line or URL, from the inputs or the config file:
+ * it would reach the server under audit, and the report.
+ */
+function refuseTokenInCommand(settings: Settings, token: string): void {
+  for (const server of settings.servers) {
+    const target = server.target;
+    const spawn = target.kind === 'stdio' ? target.spawn : target.start;
+    const words = [
+      ...(spawn ? [spawn.command, ...spawn.args, spawn.cwd ?? ''] : []),
+      target.kind === 'http' ? target.url : '',
+    ];
+    if (words.some((word) => word.includes(token)))
+      throw new AuditError(
+        `The command line or URL of ${server.name !== undefined ? `server "${server.name}"` : 'the server'} holds the github-token: it would reach the server under audit, and the report.`,
+        'Give the server what it needs through env (the env input, or env in the config file), which never passes the github-token on.',
+      );
+  }
 }
 
 /** Writes the SARIF file, its folder too; a path that cannot be written fails the step, later. */
@@ -317,7 +326,6 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
   const redact = (text: string) => (token ? text.split(token).join('***') : text);
   try {
     const inputs = readInputs(env);
-    refuseTokenInCommand(inputs);
     const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
     if (inputs.workingDirectory && !early?.enteredWorkingDirectory)
       enter(resolve(workspace, inputs.workingDirectory), inputs.workingDirectory);
@@ -354,7 +362,10 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     } else {
       settings = resolveSettings(file, inputs.config, inputs.overrides);
       serverNames = settings.servers.flatMap((s) => (s.name !== undefined ? [s.name] : []));
-      if (inputs.token) withholdToken(settings, inputs.token);
+      if (inputs.token) {
+        refuseTokenInCommand(settings, inputs.token);
+        withholdToken(settings, inputs.token);
+      }
       classListRepoPath = repoRelative(settings.classList, env);
       const options: AuditOptions = { mode: inputs.mode, updateCommand: updateCommandFor(inputs) };
       // Read while the server boots and lists its tools: the audit waits for it only then.

@@ -346,49 +346,101 @@ export function fitTable(
   return kept === table.count ? text : `${text}\n\n${omitted(table.count - kept)}`;
 }
 
-/** Room kept per section for its title, blank lines and the note on what was left out. */
-const SECTION_ROOM = 1_024;
+/** Bytes kept for the note that says how many rows, or servers, a budget left out. */
+const NOTE_ROOM = 320;
+
+const verdictHeading = (report: Report) => `### MCP tool annotations: ${verdictLine(report)}`;
+
+function serverHeading(s: ServerReport): string[] {
+  const c = countsOf(s.tools, s.findings, s.changes);
+  return [
+    `#### Server ${markdownSafe(s.server, 64)}`,
+    '',
+    `${c.tools} tools: ${c.read} read, ${c.edit} edit, ${c.delete} delete.`,
+    '',
+  ];
+}
+
+/** Thrown inside {@link wholeWithin} as soon as the whole report passes its limit. */
+class OverLimit extends Error {}
+
+/**
+ * The whole report, every row, or undefined once it passes `limit` bytes: the rows after that
+ * are never written.
+ */
+function wholeWithin(report: Report, limit: number): string | undefined {
+  const lines: string[] = [];
+  let size = 0;
+  const push = (...texts: string[]) => {
+    for (const text of texts) {
+      lines.push(text);
+      size += utf8Bytes(text) + 1;
+    }
+    if (size > limit) throw new OverLimit();
+  };
+  const section = (title: string, table: Table) => {
+    push(title, '', table.header);
+    for (let i = 0; i < table.count; i++) push(table.row(i));
+    push('');
+  };
+  try {
+    push(verdictHeading(report), '');
+    for (const s of report.servers) {
+      push(...serverHeading(s));
+      if (s.changes.length) section('**Changes**', changesTable(s.changes));
+      if (s.findings.length) section('**Findings**', findingsTable(s.findings));
+      if (s.tools.length) section('**Tools**', inventoryTable(s.tools));
+    }
+    if (report.findings.length) section('**Config**', findingsTable(report.findings));
+  } catch (error) {
+    if (error instanceof OverLimit) return undefined;
+    throw error;
+  }
+  return `${lines.join('\n')}\n`;
+}
 
 /**
  * The report as markdown (the job summary, `--format markdown`). With a `budget` in UTF-8 bytes,
- * each table keeps the rows that fit and says how many it left out: the JSON report has them all.
+ * a report that does not fit keeps, in each table, the rows that fit its share, and says how many
+ * it left out: the JSON report has them all.
  */
 export function renderMarkdown(report: Report, budget = Infinity): string {
-  const out = [`### MCP tool annotations: ${verdictLine(report)}`, ''];
+  const whole = wholeWithin(report, budget);
+  if (whole !== undefined) return whole;
+  const out = [verdictHeading(report), ''];
   const note = (what: string) => (count: number) =>
     `_…and ${count} more ${what}, left out to keep the job summary within GitHub's size limit: the JSON report (the \`report\` output) has them all._`;
-  let left = budget - utf8Bytes(out[0] as string) - SECTION_ROOM;
+  const bytesOf = (lines: string[]) => utf8Bytes(lines.join('\n')) + 1;
+  let left = budget - bytesOf(out) - 1;
   /** The table fitted to `room` bytes, title and note included; what it used comes off `left`. */
   const fitted = (title: string, table: Table, what: string, room: number): string[] => {
-    const kept = fitTable(table, Math.max(0, room - SECTION_ROOM), note(what), utf8Bytes);
-    left -= utf8Bytes(kept) + SECTION_ROOM;
-    return [title, '', kept, ''];
+    const around = bytesOf([title, '', '']) + NOTE_ROOM;
+    const lines = [title, '', fitTable(table, room - around, note(what), utf8Bytes), ''];
+    left -= bytesOf(lines);
+    return lines;
   };
   // The config's findings come last, in room kept for them now: what they need, up to a tenth.
   const config = report.findings.length ? findingsTable(report.findings) : undefined;
   const configRoom = config
-    ? Math.min(utf8Bytes(markdownTable(config)) + SECTION_ROOM, left / 10)
+    ? Math.min(bytesOf(['**Config**', '', markdownTable(config), '']), left / 10)
     : 0;
   left -= configRoom;
   for (const [index, s] of report.servers.entries()) {
-    if (left < 4 * SECTION_ROOM) {
-      out.push(note('servers')(report.servers.length - index), '');
-      left -= SECTION_ROOM;
+    const head = serverHeading(s);
+    // Room for this server's heading, one table's header and a note, and for the last note.
+    if (left < bytesOf(head) + 4 * NOTE_ROOM) {
+      const lines = [note('servers')(report.servers.length - index), ''];
+      out.push(...lines);
+      left -= bytesOf(lines);
       break;
     }
-    const c = countsOf(s.tools, s.findings, s.changes);
-    const head = [
-      `#### Server ${markdownSafe(s.server, 64)}`,
-      '',
-      `${c.tools} tools: ${c.read} read, ${c.edit} edit, ${c.delete} delete.`,
-      '',
-    ];
     out.push(...head);
-    left -= utf8Bytes(head.join('\n'));
+    left -= bytesOf(head);
     // This server's share of what is left; room a section does not use goes to the next one.
-    const keep = Number.isFinite(left) ? left - left / (report.servers.length - index) : 0;
+    const share = left / (report.servers.length - index);
+    const keep = left - share;
     if (s.changes.length)
-      out.push(...fitted('**Changes**', changesTable(s.changes), 'changes', (left - keep) * 0.4));
+      out.push(...fitted('**Changes**', changesTable(s.changes), 'changes', share * 0.4));
     if (s.findings.length)
       out.push(
         ...fitted('**Findings**', findingsTable(s.findings), 'findings', (left - keep) * 0.6),

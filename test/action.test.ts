@@ -531,38 +531,72 @@ describe('the action, run as GitHub runs it', () => {
       });
       expect(run.code).toBe(1);
       expect(run.stdout).toContain(
-        '::error::The command line of the server holds the github-token: it would reach the server under audit, and the report.',
+        '::error::The command line or URL of the server holds the github-token: it would reach the server under audit, and the report.',
       );
       expect(await startsIn(starts)).toEqual([]);
       expect(run.summary).not.toContain(TOKEN.slice(4));
+      // The same from the config file, where ${GITHUB_TOKEN} expands to it.
+      await mkdir(join(dir, '.github'));
+      await writeFile(
+        join(dir, '.github/mcp-annotation-auditor.yml'),
+        `servers:\n  notes:\n    command: node\n    args: [${JSON.stringify(join(SERVERS, 'count-starts.mjs'))}, ${JSON.stringify(starts)}, ${JSON.stringify(EXAMPLE)}, "--token=\${GITHUB_TOKEN}"]\n`,
+      );
+      const configured = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: {},
+        env: { GITHUB_TOKEN: TOKEN },
+      });
+      expect(configured.code).toBe(1);
+      expect(configured.stdout).toContain(
+        '::error::The command line or URL of server "notes" holds the github-token',
+      );
+      expect(await startsIn(starts)).toEqual([]);
     });
 
     it('an event that is not a pull request payload is no pull request, with a warning', async () => {
       const { dir, base } = await workspace(api, spec);
-      for (const event of [null, { pull_request: {} }, { pull_request: { number: 1 } }]) {
+      const events: [string, string | undefined][] = [
+        ['null', undefined],
+        ['[1, 2]', undefined],
+        [
+          '{"pull_request": {}}',
+          "::warning::The event's pull_request has no number or base commit",
+        ],
+        ['{"pull_request": {"number": 1}}', "::warning::The event's pull_request has no number"],
+        ['{not json', '::warning::The event file '],
+      ];
+      for (const [eventText, warning] of events) {
         const run = await runAction({
           workspace: dir,
           apiUrl: api.url,
-          event: event as unknown as Record<string, unknown>,
+          eventText,
           inputs: { command: quote(base), policies: 'claude' },
         });
-        expect(run.code, `${JSON.stringify(event)}: ${run.stdout}`).toBe(0);
+        expect(run.code, `${eventText}: ${run.stdout}`).toBe(0);
         expect(run.stdout).not.toContain('This is a bug');
-        if (event !== null)
-          expect(run.stdout).toContain(
-            "::warning::The event's pull_request has no number or base commit; this run is taken as not being about a pull request.",
-          );
+        if (warning) expect(run.stdout).toContain(warning);
+        expect(api.commentsOn(1)).toHaveLength(0);
       }
-      // Labels of any shape: only named ones count.
+      // Labels of any shape: only named ones count, and they still do.
+      const dropped = await specServer(dir, 'dropped.json', dropDestructive(spec));
+      await runCli([
+        'update',
+        '--class-list',
+        join(dir, 'mcp-tool-classes.json'),
+        '--',
+        ...dropped,
+      ]);
       const odd = pullRequestEvent();
       (odd.pull_request as { labels: unknown }).labels = [null, 'x', { name: 7 }, { name: 'ok' }];
       const labelled = await runAction({
         workspace: dir,
         apiUrl: api.url,
         event: odd,
-        inputs: { command: quote(base), policies: 'claude' },
+        inputs: { command: quote(dropped), policies: 'claude', 'approve-label': 'ok' },
       });
       expect(labelled.code, labelled.stdout).toBe(0);
+      expect(labelled.summary).toContain('notice (approved)');
     });
 
     it('sarif-file: its folder is created; a path that cannot be written fails the step after the summary and outputs', async () => {

@@ -56,9 +56,19 @@ function rowsWhole(markdown: string): boolean {
 }
 
 describe('renderMarkdown with a budget', () => {
-  it('is the full report when it fits', () => {
-    const small = report([server('notes', 3)], 1);
-    expect(renderMarkdown(small, BUDGET)).toBe(renderMarkdown(small));
+  it('is the full report when it fits, however it is spread', () => {
+    for (const fits of [
+      report([server('notes', 3)], 1),
+      report(
+        Array.from({ length: 380 }, (_, i) => server(`s${i}`, 2)),
+        3,
+      ),
+      report([server('big', 2_000)]),
+    ]) {
+      const whole = renderMarkdown(fits);
+      expect(bytes(whole)).toBeLessThanOrEqual(BUDGET);
+      expect(renderMarkdown(fits, BUDGET)).toBe(whole);
+    }
   });
 
   it('keeps a large server within the budget, counting bytes, not characters', () => {
@@ -72,10 +82,11 @@ describe('renderMarkdown with a budget', () => {
 
   it('stops listing servers when the budget is spent, and says how many are left', () => {
     const text = renderMarkdown(
-      report(Array.from({ length: 2_000 }, (_, i) => server(`s${i}`, 1))),
+      report(Array.from({ length: 4_000 }, (_, i) => server(`s${i}`, 1))),
       BUDGET,
     );
     expect(bytes(text)).toBeLessThanOrEqual(BUDGET);
+    expect(bytes(text)).toBeGreaterThan(BUDGET * 0.9);
     expect(text).toMatch(/_…and \d+ more servers, left out/);
     expect(rowsWhole(text)).toBe(true);
   });

@@ -53,12 +53,17 @@ export async function runAction(options: {
   workspace: string;
   apiUrl?: string;
   event?: Record<string, unknown>;
+  /** The event file's text as it is, for events no payload builds (null, not JSON). */
+  eventText?: string;
   eventName?: string;
   env?: Record<string, string>;
 }): Promise<ActionRun> {
   const dir = await tempDir();
   const eventPath = join(dir, 'event.json');
-  await writeFile(eventPath, JSON.stringify(options.event ?? pullRequestEvent()));
+  await writeFile(
+    eventPath,
+    options.eventText ?? JSON.stringify(options.event ?? pullRequestEvent()),
+  );
   const outputPath = join(dir, 'output');
   const summaryPath = join(dir, 'summary.md');
   await writeFile(outputPath, '');
