@@ -88,26 +88,6 @@ async function readEvent(
   return pullInfo(payload as PullPayload);
 }
 
-/**
- * The token must not be in a server's command line or URL, from the inputs or the config file:
- * it would reach the server under audit, and the report.
- */
-function refuseTokenInCommand(settings: Settings, token: string): void {
-  for (const server of settings.servers) {
-    const target = server.target;
-    const spawn = target.kind === 'stdio' ? target.spawn : target.start;
-    const words = [
-      ...(spawn ? [spawn.command, ...spawn.args, spawn.cwd ?? ''] : []),
-      target.kind === 'http' ? target.url : '',
-    ];
-    if (words.some((word) => word.includes(token)))
-      throw new AuditError(
-        `The command line or URL of ${server.name !== undefined ? `server "${server.name}"` : 'the server'} holds the github-token: it would reach the server under audit, and the report.`,
-        'Give the server what it needs through env (the env input, or env in the config file), which never passes the github-token on.',
-      );
-  }
-}
-
 /** Writes the SARIF file, its folder too; a path that cannot be written fails the step, later. */
 async function writeSarif(path: string, sarif: string): Promise<void> {
   try {
@@ -255,17 +235,21 @@ async function postComments(
 }
 
 /**
- * The token is for the comment alone. Even when a variable or header that holds it is named for
- * the server, it is withheld, with a warning.
+ * The token is for the comment alone. A variable or header for the server that holds it is
+ * withheld, with a warning; a command line or URL that holds it is refused.
  */
 function withholdToken(settings: Settings, token: string): void {
   for (const server of settings.servers) {
     const target = server.target;
-    const places = [
-      target.kind === 'stdio' ? target.spawn.env : target.start?.env,
-      target.kind === 'http' ? target.headers : undefined,
-    ];
-    for (const place of places)
+    const spawn = target.kind === 'stdio' ? target.spawn : target.start;
+    const words = [...(spawn ? [spawn.command, ...spawn.args, spawn.cwd ?? ''] : [])];
+    if (target.kind === 'http') words.push(target.url);
+    if (words.some((word) => word.includes(token)))
+      throw new AuditError(
+        `The command line or URL of ${server.name !== undefined ? `server "${server.name}"` : 'the server'} holds the github-token: it would reach the server under audit, and the report.`,
+        'Give the server what it needs through env (the env input, or env in the config file), which never passes the github-token on.',
+      );
+    for (const place of [spawn?.env, target.kind === 'http' ? target.headers : undefined])
       for (const [key, value] of Object.entries(place ?? {}))
         if (value.includes(token)) {
           delete place?.[key];
@@ -362,10 +346,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     } else {
       settings = resolveSettings(file, inputs.config, inputs.overrides);
       serverNames = settings.servers.flatMap((s) => (s.name !== undefined ? [s.name] : []));
-      if (inputs.token) {
-        refuseTokenInCommand(settings, inputs.token);
-        withholdToken(settings, inputs.token);
-      }
+      if (inputs.token) withholdToken(settings, inputs.token);
       classListRepoPath = repoRelative(settings.classList, env);
       const options: AuditOptions = { mode: inputs.mode, updateCommand: updateCommandFor(inputs) };
       // Read while the server boots and lists its tools: the audit waits for it only then.

@@ -305,7 +305,7 @@ function onlyZombiesIn(pgid: number): boolean {
   return true;
 }
 
-export function isDirectory(path: string): boolean {
+function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

@@ -332,7 +332,6 @@ export function fitTable(
   omitted: (count: number) => string,
   measure: Measure = codeUnits,
 ): string {
-  if (budget === Infinity) return markdownTable(table);
   const lines = [table.header];
   let size = measure(table.header);
   let kept = 0;
@@ -372,10 +371,9 @@ function wholeWithin(report: Report, limit: number): string | undefined {
   const lines: string[] = [];
   let size = 0;
   const push = (...texts: string[]) => {
-    for (const text of texts) {
-      lines.push(text);
-      size += utf8Bytes(text) + 1;
-    }
+    lines.push(...texts);
+    if (limit === Infinity) return;
+    for (const text of texts) size += utf8Bytes(text) + 1;
     if (size > limit) throw new OverLimit();
   };
   const section = (title: string, table: Table) => {

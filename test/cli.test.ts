@@ -239,10 +239,7 @@ describe('the early start', () => {
       EXAMPLE,
     ]);
     expect(run.code).toBe(2);
-    const pids = (await readFile(starts, 'utf8'))
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => Number(line.split(' ')[0]));
+    const pids = (await readFile(starts, 'utf8')).trim().split('\n').filter(Boolean).map(Number);
     expect(pids.every(Number.isInteger)).toBe(true);
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
   });

@@ -178,8 +178,6 @@ export interface RecordedRequest {
   status: number;
   /** operationId of the matched operation, if the route was known. */
   operationId?: string;
-  /** Date.now() when the request arrived. */
-  receivedAt: number;
 }
 
 export interface InjectedFailure {
@@ -517,7 +515,6 @@ class FakeGitHubServer implements FakeGitHub {
   latency: { path: RegExp; ms: number } | undefined;
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const receivedAt = Date.now();
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const rawBody = Buffer.concat(chunks).toString('utf8');
@@ -553,7 +550,6 @@ class FakeGitHubServer implements FakeGitHub {
       body: parsedBody,
       status: reply.status,
       ...(outcome.route ? { operationId: outcome.route.operation.operationId } : {}),
-      receivedAt,
     });
     if (this.latency?.path.test(target.pathname))
       await new Promise((resolve) => setTimeout(resolve, this.latency?.ms));
