@@ -437,7 +437,7 @@ export async function listTools(
   let processTransport: ProcessTransport | undefined;
   let client: import('@modelcontextprotocol/client').Client | undefined;
   try {
-    const sdk = await import('@modelcontextprotocol/client');
+    const sdk = await import('./sdk.js');
     if (server?.failure) throw server.failure;
     let transport: Transport;
     if (target.kind === 'stdio') {
