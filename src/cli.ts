@@ -1,7 +1,13 @@
 #!/usr/bin/env node
 import { quickAnswer, type CliResult } from './help.js';
 import { describeError } from './errors.js';
-import { parseEnvEntries, prestartServer, serverEnvironment, stopUnclaimed } from './process.js';
+import {
+  exitOnceWritten,
+  parseEnvEntries,
+  prestartServer,
+  serverEnvironment,
+  stopUnclaimed,
+} from './process.js';
 
 /**
  * For `<command> [options] -- <server...>`, the server's spawn spec follows from argv alone, so
@@ -67,4 +73,5 @@ async function main(): Promise<void> {
   process.exitCode = result.exitCode;
 }
 
-void main();
+// An unexpected rejection is left for Node to report; it sets the exit code itself.
+void main().then(exitOnceWritten);

@@ -1,7 +1,13 @@
 import { resolve } from 'node:path';
 import { readEarly, type EarlyStart } from './early.js';
 import { readInputs } from './inputs.js';
-import { parseEnvEntries, prestartServer, serverEnvironment, stopUnclaimed } from './process.js';
+import {
+  exitOnceWritten,
+  parseEnvEntries,
+  prestartServer,
+  serverEnvironment,
+  stopUnclaimed,
+} from './process.js';
 
 /**
  * With a stdio `command` input, the server's spawn spec follows from the inputs alone: the server
@@ -57,4 +63,5 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+// An unexpected rejection is left for Node to report; it sets the exit code itself.
+void main().then(exitOnceWritten);

@@ -117,6 +117,22 @@ function installExitHook(): void {
 }
 
 /**
+ * Ends this process once what it wrote to stdout and stderr has been handed on (pipes are written
+ * asynchronously on Windows). Left to end on its own, Node first tears down the heap that zod and
+ * the MCP SDK built, a few milliseconds at every run. Call it only when all work is done: every
+ * server we started gone, every file written.
+ */
+export function exitOnceWritten(): void {
+  let streams = 2;
+  const written = (): void => {
+    streams -= 1;
+    if (streams === 0) process.exit();
+  };
+  process.stdout.write('', written);
+  process.stderr.write('', written);
+}
+
+/**
  * A server process we started, in a process group of its own so that `stop()` also ends what it
  * started (npx wrappers, shells, grandchildren).
  */

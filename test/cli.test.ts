@@ -141,6 +141,21 @@ describe('a malformed tool among good ones', () => {
 });
 
 describe('usage and exit codes', () => {
+  it('a report far larger than a pipe holds reaches stdout whole before the process ends', async () => {
+    const run = await runCli([
+      'list',
+      '--format',
+      'json',
+      '--',
+      'node',
+      join(SERVERS, 'many-tools.mjs'),
+      '3000',
+      '100',
+    ]);
+    expect(run.stdout.length).toBeGreaterThan(1024 * 1024);
+    expect(json(run).tools).toHaveLength(3000);
+  });
+
   it('--help on each command exits 0', async () => {
     for (const args of [
       ['--help'],
