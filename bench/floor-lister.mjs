@@ -11,8 +11,12 @@
 // With FLOOR_LOAD set (module paths, separated like PATH), it also imports those modules right
 // after sending initialize, while the server boots, and before reading any answer: the floor
 // plus the auditor's module loading, to measure what that loading costs the server's boot.
+//
+// With FLOOR_BURN set (milliseconds), it also keeps its main thread busy that long at the same
+// point, doing nothing else: what any CPU work on the other core costs the server's boot here.
 import { spawn } from 'node:child_process';
 import { delimiter } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 
 const [command, ...args] = process.argv.slice(2);
@@ -115,6 +119,8 @@ const initialized = request('initialize', {
 });
 for (const path of (process.env.FLOOR_LOAD ?? '').split(delimiter).filter(Boolean))
   await import(pathToFileURL(path).href);
+const burnUntil = performance.now() + Number(process.env.FLOOR_BURN ?? 0);
+while (performance.now() < burnUntil);
 const init = await initialized;
 if (init.error) fail(`initialize failed: ${JSON.stringify(init.error)}`);
 server.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');

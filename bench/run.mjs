@@ -33,6 +33,8 @@ const CACHE = join(BENCH, '.cache');
 const RESULTS = join(BENCH, 'RESULTS.md');
 const RUN_TIMEOUT_MS = 180_000;
 const INSPECTOR_MIN_NODE = [22, 19];
+/** How long the floor+burn reference keeps its main thread busy while the server boots. */
+const BURN_MS = 50;
 
 const HELP = `Usage: npm run bench [-- options]
 
@@ -147,12 +149,13 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
 
 /**
  * @typedef {{ ms: number, code: number | null, signal: string | null, rssKiB?: number,
- *   stdout: string, stderr: string }} Sample
+ *   cpuMs?: number, stdout: string, stderr: string }} Sample
  */
 
 /**
  * Runs argv as a whole process: wall time from spawn to exit, stdout and stderr to files. With
- * `memory`, node is started with the peak-RSS hook, which reports the process's own peak RSS.
+ * `memory`, node is started with the peak-RSS hook, which reports the process's own peak RSS
+ * and CPU time.
  * @param {string[]} argv
  * @param {{ memory?: boolean, keepOutput?: boolean, env?: NodeJS.ProcessEnv }} [options]
  * @returns {Promise<Sample>}
@@ -184,7 +187,11 @@ function measure(argv, { memory = false, keepOutput = false, env: baseEnv = CAND
       /** @type {Sample} */
       const sample = { ms, code, signal, stdout: '', stderr: readFileSync(errPath, 'utf8') };
       if (keepOutput || code !== 0) sample.stdout = readFileSync(outPath, 'utf8');
-      if (memory && existsSync(rssPath)) sample.rssKiB = Number(readFileSync(rssPath, 'utf8'));
+      if (memory && existsSync(rssPath)) {
+        const [rss, cpu] = readFileSync(rssPath, 'utf8').split(' ').map(Number);
+        sample.rssKiB = rss;
+        sample.cpuMs = cpu;
+      }
       resolve(sample);
     };
     child.once('error', (error) => finish(null, `spawn failed: ${error.message}`));
@@ -335,7 +342,7 @@ const SERVERS = [
 const classListOf = (server) => join(WORK, `${server.id}.classes.json`);
 
 /**
- * @typedef {{ id: 'floor' | 'floorLoad' | 'floorPinned' | 'ours' | 'oursPinned' | 'action' | 'inspector' | 'ours24', argv: string[], ok: (code: number | null, stdout: string) => boolean,
+ * @typedef {{ id: 'floor' | 'floorLoad' | 'floorBurn' | 'floorPinned' | 'ours' | 'oursPinned' | 'action' | 'inspector' | 'ours24', argv: string[], ok: (code: number | null, stdout: string) => boolean,
  *   count?: (stdout: string) => number | undefined, reference?: boolean,
  *   env?: NodeJS.ProcessEnv }} Candidate
  */
@@ -400,6 +407,18 @@ function candidatesFor(server) {
       count: list[0].count,
       reference: true,
     });
+  // For reference, on the same servers: the floor keeping its main thread busy for BURN_MS while
+  // the server boots, and doing nothing else. What that costs the floor, per millisecond of
+  // CPU, is what any work on the other core costs the server's boot on this machine.
+  if (server.boots)
+    list.push({
+      id: 'floorBurn',
+      argv: list[0].argv,
+      env: { ...CANDIDATE_ENV, FLOOR_BURN: String(BURN_MS) },
+      ok: (code) => code === 0,
+      count: list[0].count,
+      reference: true,
+    });
   // For reference, on the same servers: floor and ours with the server held to CPU 0 and the
   // candidate to CPU 1, so that neither can take the other's core. What ours−floor is left then
   // is ours's own work; the difference from the unpinned runs is the competition for the cores.
@@ -458,7 +477,7 @@ function candidatesFor(server) {
 // Rounds: warm-ups (with memory), then interleaved timed rounds
 
 /**
- * @typedef {{ id: string, times: number[], rss: number[], codes: Set<number | null>,
+ * @typedef {{ id: string, times: number[], rss: number[], cpu: number[], codes: Set<number | null>,
  *   warmupMs: number[], failed?: string, failedMs?: number, dropped?: string, tools?: number }} Result
  */
 
@@ -470,7 +489,10 @@ function candidatesFor(server) {
 async function bench(title, candidates) {
   /** @type {Map<string, Result>} */
   const results = new Map(
-    candidates.map((c) => [c.id, { id: c.id, times: [], rss: [], codes: new Set(), warmupMs: [] }]),
+    candidates.map((c) => [
+      c.id,
+      { id: c.id, times: [], rss: [], cpu: [], codes: new Set(), warmupMs: [] },
+    ]),
   );
   const live = () =>
     candidates.filter((c) => !results.get(c.id)?.failed && !results.get(c.id)?.dropped);
@@ -494,6 +516,7 @@ async function bench(title, candidates) {
         continue;
       }
       if (sample.rssKiB !== undefined) r.rss.push(sample.rssKiB);
+      if (sample.cpuMs !== undefined) r.cpu.push(sample.cpuMs);
       if (c.count) r.tools = c.count(sample.stdout);
     }
     warmups += 1;
@@ -632,6 +655,7 @@ if (opts.profile) profileSections = await profile();
 const C = /** @type {const} */ ([
   'floor',
   'floorLoad',
+  'floorBurn',
   'floorPinned',
   'ours',
   'oursPinned',
@@ -710,6 +734,7 @@ for (const { server, bench: b, setupError } of serverRuns) {
       [...r.codes].join(','),
       r.tools === undefined ? '' : int(r.tools),
       mib(peak(id)),
+      ms(median(r.cpu)),
     ]);
   }
 }
@@ -768,6 +793,49 @@ works on the other core meanwhile.
 `
   : '';
 
+// What CPU costs the server's boot here: floor+burn spends BURN_MS of CPU on its main thread and
+// nothing else; ms lost per CPU ms, times the CPU ours spends beyond the floor's, is what that
+// CPU would cost ours if it all ran while the server boots (most of it does: see the profile).
+const burnRows = [];
+for (const { server, bench: b } of serverRuns) {
+  if (!b.results.get('floorBurn')?.times.length) continue;
+  const perMs = pairedDiff(b.rounds, 'floorBurn', 'floor') / BURN_MS;
+  const cpu = (/** @type {string} */ id) => median(b.results.get(id)?.cpu ?? []);
+  const extraCpu = cpu('ours') - cpu('floor');
+  burnRows.push([
+    server.label,
+    ms(median(b.results.get('floor')?.times ?? [])),
+    ms(median(b.results.get('floorBurn')?.times ?? [])),
+    ratio(perMs),
+    ms(cpu('floor')),
+    ms(cpu('ours')),
+    ms(perMs * extraCpu),
+    ms(pairedDiff(b.rounds, 'ours', 'floor')),
+  ]);
+}
+const burnText = burnRows.length
+  ? `${table(
+      [
+        'server',
+        'floor ms',
+        `floor+burn ${BURN_MS} ms`,
+        'ms lost per CPU ms',
+        'floor CPU ms',
+        'ours CPU ms',
+        'ours CPU beyond the floor × ms lost',
+        'ours−floor ms',
+      ],
+      burnRows,
+    )}
+floor+burn is the floor lister keeping its main thread busy for ${BURN_MS} ms right after it sends
+initialize, and doing nothing else: "ms lost per CPU ms" is (floor+burn − floor) / ${BURN_MS}, what one
+millisecond of CPU spent anywhere while the server boots costs its boot on this machine. CPU is
+the candidate's own (user + system, every thread, not the server's), from the warm-up rounds.
+Ours spends most of its CPU beyond the floor's (loading the MCP SDK and zod, and the SDK client's
+set-up) while the server boots, so that product is about what ours can lose to the server's boot.
+`
+  : '';
+
 const headlineTable = table(
   [
     'server',
@@ -800,6 +868,7 @@ const detailTable = table(
     'exit codes',
     'tools seen',
     'peak RSS MiB',
+    'CPU ms',
   ],
   details,
 );
@@ -994,6 +1063,7 @@ const serverCmd = '<server>';
 const commands = [
   `floor:     node bench/floor-lister.mjs ${serverCmd}`,
   `floorLoad: FLOOR_LOAD=<the modules check loads> node bench/floor-lister.mjs ${serverCmd}   (reference only; servers that boot)`,
+  `floorBurn: FLOOR_BURN=${BURN_MS} node bench/floor-lister.mjs ${serverCmd}   (reference only; servers that boot)`,
   `floorPinned, oursPinned: taskset -c 1 <floor or ours, with the server command as taskset -c 0 ${serverCmd}>   (reference only; servers that boot)`,
   `ours:      node dist/cli.js check --class-list <tmp>/<id>.classes.json -- ${serverCmd}`,
   `           (class list written first, untimed, by: node dist/cli.js update --class-list <tmp>/<id>.classes.json -- ${serverCmd})`,
@@ -1040,7 +1110,7 @@ ${machine}
 ## Audit of one server (medians; ratios are medians of per-round ratios)
 
 ${headlineTable}
-${notes.length ? `Notes:\n\n${notes.map((n) => `- ${n}`).join('\n')}\n\n` : ''}${splitText ? `## Where ours − floor goes\n\n${splitText}\n` : ''}## Targets
+${notes.length ? `Notes:\n\n${notes.map((n) => `- ${n}`).join('\n')}\n\n` : ''}${splitText ? `## Where ours − floor goes\n\n${splitText}\n` : ''}${burnText ? `## What CPU costs the server's boot\n\n${burnText}\n` : ''}## Targets
 
 ${targetsTable}
 ## Growth with the number of tools (synthetic server)
@@ -1066,6 +1136,7 @@ writeFileSync(RESULTS, report);
 console.log(`\n${headlineTable}`);
 if (notes.length) console.log(notes.map((n) => `note: ${n}`).join('\n') + '\n');
 if (splitText) console.log(splitText);
+if (burnText) console.log(burnText);
 console.log(targetsTable);
 if (growthText) console.log(growthText);
 if (coldTable) console.log(coldTable);
