@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { z } from './zod.js';
+import * as z from 'zod/v4';
 import { lazily } from './lazy.js';
 import type { ClassifiedTool, Reach, TitleSource, ToolClass } from './classify.js';
 import { AuditError } from './errors.js';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { z } from './zod.js';
+import * as z from 'zod/v4';
 import { lazily } from './lazy.js';
 import { DEFAULT_CLASS_LIST, normalizeServerName } from './classlist.js';
 import { AuditError } from './errors.js';

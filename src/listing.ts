@@ -1,4 +1,5 @@
-import { z } from './zod.js';
+import './zod.js';
+import * as z from 'zod/v4';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { AuditError, getErrorMessage } from './errors.js';
 import { lazily } from './lazy.js';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { z } from './zod.js';
+import * as z from 'zod/v4';
 import { lazily } from './lazy.js';
 import type { AuditedTool, Report, ServerReport } from './audit.js';
 import type { ToolRecord } from './classlist.js';

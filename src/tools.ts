@@ -1,4 +1,4 @@
-import { z } from './zod.js';
+import * as z from 'zod/v4';
 import { lazily } from './lazy.js';
 
 /** The four hints of the spec's ToolAnnotations, in the order reports show them. */
