@@ -94,16 +94,34 @@ const common = {
 // audit, and the rest in dist/chunks/, loaded while that server boots. Two builds, so that each
 // entry loads the fewest files; chunks they share (zod, the MCP SDK) come out byte-identical,
 // under the same name.
-for (const entry of ['index', 'cli'])
-  assertLeftOut(
-    await build({
-      ...common,
-      entryPoints: { [entry]: `src/${entry}.ts` },
-      outdir,
-      splitting: true,
-      chunkNames: 'chunks/[name]-[hash]',
-    }),
+const emitted = new Set();
+const reachable = new Set();
+for (const entry of ['index', 'cli']) {
+  const result = await build({
+    ...common,
+    entryPoints: { [entry]: `src/${entry}.ts` },
+    outdir,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+  });
+  assertLeftOut(result);
+  const { outputs } = result.metafile;
+  for (const path of Object.keys(outputs)) emitted.add(path);
+  const next = Object.keys(outputs).filter(
+    (path) => outputs[path].entryPoint === `src/${entry}.ts`,
   );
+  while (next.length) {
+    const path = next.pop();
+    if (reachable.has(path)) continue;
+    reachable.add(path);
+    for (const { path: imported, external } of outputs[path]?.imports ?? [])
+      if (!external) next.push(imported);
+  }
+}
+// esbuild still writes a chunk for a dynamic import whose caller it left out (the SDK's
+// import("jose"), for OAuth flows the auditor never runs): no entry can load it, so it is not
+// shipped.
+for (const path of emitted) if (!reachable.has(path)) await rm(path);
 
 // The CLI is the package's bin: executable, with its shebang from src/cli.ts.
 await chmod(join(outdir, 'cli.js'), 0o755);

@@ -1,4 +1,3 @@
-import './zod.js';
 import * as z from 'zod/v4';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { AuditError, getErrorMessage } from './errors.js';

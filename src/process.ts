@@ -117,10 +117,10 @@ function installExitHook(): void {
 }
 
 /**
- * Ends this process once what it wrote to stdout and stderr has been handed on (pipes are written
- * asynchronously on Windows). Left to end on its own, Node first tears down the heap that zod and
- * the MCP SDK built, a few milliseconds at every run. Call it only when all work is done: every
- * server we started gone, every file written.
+ * Ends this process once what it wrote to stdout and stderr has been handed on (Node writes pipes
+ * asynchronously on POSIX, and terminals on Windows). Left to end on its own, Node first tears
+ * down the heap that zod and the MCP SDK built, a few milliseconds at every run. Call it only
+ * when all work is done: every server we started gone, every file written.
  */
 export function exitOnceWritten(): void {
   let streams = 2;
@@ -128,8 +128,12 @@ export function exitOnceWritten(): void {
     streams -= 1;
     if (streams === 0) process.exit();
   };
-  process.stdout.write('', written);
-  process.stderr.write('', written);
+  for (const stream of [process.stdout, process.stderr]) {
+    // An empty write calls back once everything before it is written; with nothing pending, no
+    // write at all (a zero-byte write reads as the end of the output to some readers).
+    if (stream.writableLength > 0) stream.write('', written);
+    else written();
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE, json, ROOT, runCli, SERVERS, tempDir } from './support/cli.js';
 
@@ -137,6 +138,27 @@ describe('a malformed tool among good ones', () => {
       '#3',
       'array_annotations',
     ]);
+  });
+});
+
+describe('zod runs jitless', () => {
+  it("no run compiles code from strings: every schema, the SDK's included, is built after the setting", async () => {
+    const dir = await tempDir();
+    const list = join(dir, 'classes.json');
+    const counted = async (args: string[]): Promise<number> => {
+      const file = join(dir, 'compiles.txt');
+      const run = await runCli(args, {
+        env: {
+          ...process.env,
+          NODE_OPTIONS: `--import=${pathToFileURL(join(ROOT, 'test/fixtures/count-compiles.mjs')).href}`,
+          COUNT_COMPILES_FILE: file,
+        },
+      });
+      expect(run.code, run.stderr).toBeLessThan(2);
+      return Number(await readFile(file, 'utf8'));
+    };
+    expect(await counted(['update', '--class-list', list, '--', 'node', EXAMPLE])).toBe(0);
+    expect(await counted(['check', '--class-list', list, '--', 'node', EXAMPLE])).toBe(0);
   });
 });
 
