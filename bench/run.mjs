@@ -793,14 +793,18 @@ works on the other core meanwhile.
 `
   : '';
 
-// What CPU costs the server's boot here: floor+burn spends BURN_MS of CPU on its main thread and
-// nothing else; ms lost per CPU ms, times the CPU ours spends beyond the floor's, is what that
-// CPU would cost ours if it all ran while the server boots (most of it does: see the profile).
+// What CPU costs the server's boot here: floor+burn spends about BURN_MS more CPU than the floor
+// on its main thread and does nothing else; ms lost per CPU ms, times the CPU ours spends beyond
+// the floor's, is what that CPU would cost ours if it all ran while the server boots (most of it
+// does: see the profile).
 const burnRows = [];
 for (const { server, bench: b } of serverRuns) {
   if (!b.results.get('floorBurn')?.times.length) continue;
-  const perMs = pairedDiff(b.rounds, 'floorBurn', 'floor') / BURN_MS;
   const cpu = (/** @type {string} */ id) => median(b.results.get(id)?.cpu ?? []);
+  // The loop's CPU as measured (it can be preempted), or its length when the warm-ups had none.
+  const burnCpu = cpu('floorBurn') - cpu('floor');
+  const perMs =
+    pairedDiff(b.rounds, 'floorBurn', 'floor') / (Number.isFinite(burnCpu) ? burnCpu : BURN_MS);
   const extraCpu = cpu('ours') - cpu('floor');
   burnRows.push([
     server.label,
@@ -818,7 +822,7 @@ const burnText = burnRows.length
       [
         'server',
         'floor ms',
-        `floor+burn ${BURN_MS} ms`,
+        `floor+burn ms (a ${BURN_MS} ms loop)`,
         'ms lost per CPU ms',
         'floor CPU ms',
         'ours CPU ms',
@@ -828,9 +832,10 @@ const burnText = burnRows.length
       burnRows,
     )}
 floor+burn is the floor lister keeping its main thread busy for ${BURN_MS} ms right after it sends
-initialize, and doing nothing else: "ms lost per CPU ms" is (floor+burn − floor) / ${BURN_MS}, what one
-millisecond of CPU spent anywhere while the server boots costs its boot on this machine. CPU is
-the candidate's own (user + system, every thread, not the server's), from the warm-up rounds.
+initialize, and doing nothing else: "ms lost per CPU ms" is (floor+burn − floor) divided by the
+CPU the loop added (floor+burn CPU − floor CPU), what one millisecond of CPU spent anywhere while
+the server boots costs its boot on this machine. CPU is the candidate's own (user + system, every
+thread, not the server's), from the warm-up rounds.
 Ours spends most of its CPU beyond the floor's (loading the MCP SDK and zod, and the SDK client's
 set-up) while the server boots, so that product is about what ours can lose to the server's boot.
 `
