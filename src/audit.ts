@@ -60,6 +60,9 @@ export interface Report {
   classListWritten?: boolean;
 }
 
+/** The update command drift messages suggest when the caller gives none. */
+const DEFAULT_UPDATE_COMMAND = 'npx mcp-annotation-auditor update';
+
 export interface BaseText {
   text: string | null;
   label: string;
@@ -174,7 +177,7 @@ async function auditServer(
   const base = await baseList;
   const live = liveRecords(name, tools);
   const head = recordsOf(classList, name);
-  const updateCommand = options.updateCommand ?? 'npx mcp-annotation-auditor update';
+  const updateCommand = options.updateCommand ?? DEFAULT_UPDATE_COMMAND;
   const headChanges = classList ? diffRecords(head, live) : [];
   if (classList) findings.push(...driftFindings(headChanges, updateCommand, settings.classList));
   else
@@ -412,7 +415,7 @@ async function auditServers(settings: Settings, options: AuditOptions): Promise<
         existing?.list,
         names,
         settings,
-        options.updateCommand ?? 'npx mcp-annotation-auditor update',
+        options.updateCommand ?? DEFAULT_UPDATE_COMMAND,
       ),
     );
     report.findings = applyPolicy(

@@ -30,7 +30,6 @@ export interface ClassList {
 }
 
 export const CLASS_LIST_VERSION = 1;
-export { DEFAULT_CLASS_LIST } from './defaults.js';
 
 /**
  * Server names as Claude Code writes them into `mcp__<server>__<tool>`: characters outside

@@ -46,28 +46,27 @@ function prestart(argv: string[]): void {
   }
 }
 
-/** The CLI entry: run the command, print its output, set the exit code (0, 1, or 2). */
-async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  let result: CliResult | undefined = quickAnswer(argv);
-  if (result) {
-    process.stdout.write(result.stdout);
-    process.stderr.write(result.stderr);
-    process.exitCode = result.exitCode;
-    return;
-  }
+/** A command that does real work: the server starts first, then the rest of the auditor loads. */
+async function runCommand(argv: string[]): Promise<CliResult> {
   prestart(argv);
   try {
     const { runCli } = await import('./commands.js');
-    result = await runCli(argv);
+    return await runCli(argv);
   } catch (error) {
-    result = {
+    return {
       exitCode: 2,
       stdout: '',
       stderr: `mcp-annotation-auditor: ${describeError(error)}\n`,
     };
+  } finally {
+    await stopUnclaimed();
   }
-  await stopUnclaimed();
+}
+
+/** The CLI entry: run the command, print its output, set the exit code (0, 1, or 2). */
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const result = quickAnswer(argv) ?? (await runCommand(argv));
   if (result.stdout) process.stdout.write(result.stdout);
   if (result.stderr) process.stderr.write(result.stderr);
   process.exitCode = result.exitCode;

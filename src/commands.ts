@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import { readAtRef, runAudit, type AuditOptions, type Mode } from './audit.js';
 import {
-  DEFAULT_CONFIG,
   readConfigFile,
   resolveSettings,
   type EraSetting,
@@ -11,10 +10,9 @@ import {
 } from './config.js';
 import { AuditError } from './errors.js';
 import { splitCommand } from './inputs.js';
-import { POLICIES, type Policy } from './policies.js';
+import { DEFAULT_CONFIG, POLICIES, type Policy } from './defaults.js';
 import { render, type Format } from './render.js';
 import type { FailOn } from './rules.js';
-
 import { HELP, quickAnswer, type CliResult } from './help.js';
 
 function usageError(message: string, command = 'main'): AuditError {
@@ -39,8 +37,6 @@ function count(value: string | undefined, flag: string): number | undefined {
     throw usageError(`${flag} must be a positive whole number, not "${value}".`);
   return n;
 }
-
-export type { CliResult } from './help.js';
 
 /** The CLI as a function of its arguments, so tests can call it without a process. */
 export async function runCli(argv: string[]): Promise<CliResult> {

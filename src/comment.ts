@@ -109,6 +109,13 @@ export function renderComment(report: ServerReport, context: CommentContext): st
     : `${body.slice(0, COMMENT_LIMIT - 200)}\n\n_Cut to fit GitHub's comment limit; see the job summary._\n`;
 }
 
+/** The pull request our comments go on. */
+export interface CommentTarget {
+  client: GitHubClient;
+  repo: RepoRef;
+  prNumber: number;
+}
+
 export interface CommentResult {
   id?: number;
   action: 'created' | 'updated' | 'skipped';
@@ -120,15 +127,13 @@ export interface CommentResult {
  * person quoting the marker cannot make us edit their comment.
  */
 export async function upsertComment(
-  client: GitHubClient,
-  repo: RepoRef,
-  issue: number,
+  { client, repo, prNumber }: CommentTarget,
   server: string,
   body: string,
   create: boolean,
 ): Promise<CommentResult> {
   const marker = commentMarker(server);
-  const existing = (await client.listComments(repo, issue)).find(
+  const existing = (await client.listComments(repo, prNumber)).find(
     (c) => c.user?.type === 'Bot' && (c.body ?? '').startsWith(marker),
   );
   if (existing) {
@@ -136,6 +141,6 @@ export async function upsertComment(
     return { id: existing.id, action: 'updated' };
   }
   if (!create) return { action: 'skipped' };
-  const created = await client.createComment(repo, issue, body);
+  const created = await client.createComment(repo, prNumber, body);
   return { id: created.id, action: 'created' };
 }

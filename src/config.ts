@@ -1,15 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod/v4';
 import { lazily } from './lazy.js';
-import { DEFAULT_CLASS_LIST, normalizeServerName } from './classlist.js';
+import { normalizeServerName } from './classlist.js';
+import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG, POLICIES, type Policy } from './defaults.js';
 import { AuditError } from './errors.js';
 import { DEFAULT_LIMITS, type ListLimits, type ProtocolEra, type ServerTarget } from './listing.js';
-import { DEFAULT_POLICIES, POLICIES, type Policy } from './policies.js';
+import { DEFAULT_POLICIES } from './policies.js';
 import { isRuleId, RULE_IDS, type FailOn, type RuleId, type Severity } from './rules.js';
 import { parseEnvEntries, serverEnvironment, type SpawnSpec } from './process.js';
 
-export { DEFAULT_CONFIG } from './defaults.js';
-import { DEFAULT_CONFIG } from './defaults.js';
 export type EraSetting = ProtocolEra | 'both';
 
 export interface Waiver {

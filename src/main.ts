@@ -17,6 +17,7 @@ import {
   serverFailed,
   upsertComment,
   type CommentContext,
+  type CommentTarget,
 } from './comment.js';
 import {
   readConfigFile,
@@ -208,14 +209,7 @@ async function postComments(
     const create =
       mode === 'always' || server.changes.length > 0 || serverFailed(server, context.failOn);
     try {
-      const result = await upsertComment(
-        target.client,
-        target.repo,
-        target.prNumber,
-        server.server,
-        body,
-        create,
-      );
+      const result = await upsertComment(target, server.server, body, create);
       if (result.id !== undefined) ids.push(result.id);
       notes.push(
         `Comment for ${server.server}: ${result.action}${result.id !== undefined ? ` (#${result.id})` : ''}.`,
@@ -242,7 +236,7 @@ function withholdToken(settings: Settings, token: string): void {
   for (const server of settings.servers) {
     const target = server.target;
     const spawn = target.kind === 'stdio' ? target.spawn : target.start;
-    const words = [...(spawn ? [spawn.command, ...spawn.args, spawn.cwd ?? ''] : [])];
+    const words = spawn ? [spawn.command, ...spawn.args, spawn.cwd ?? ''] : [];
     if (target.kind === 'http') words.push(target.url);
     if (words.some((word) => word.includes(token)))
       throw new AuditError(
@@ -259,12 +253,6 @@ function withholdToken(settings: Settings, token: string): void {
           );
         }
   }
-}
-
-interface CommentTarget {
-  client: GitHubClient;
-  repo: RepoRef;
-  prNumber: number;
 }
 
 function summaryUrlOf(env: NodeJS.ProcessEnv): string | undefined {
@@ -285,14 +273,7 @@ async function markCommentsFailed(
   const body = (server: string) =>
     `${commentMarker(server)}\n### ❌ MCP tool annotations for \`${codeSpanSafe(server, 64)}\`: the audit could not run\n\n${markdownSafe(message, 2_000)}\n\nSee the job log for details.\n`;
   for (const server of servers)
-    await upsertComment(
-      target.client,
-      target.repo,
-      target.prNumber,
-      server,
-      body(server),
-      false,
-    ).catch(() => undefined);
+    await upsertComment(target, server, body(server), false).catch(() => undefined);
 }
 
 /**
@@ -310,6 +291,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
   const redact = (text: string) => (token ? text.split(token).join('***') : text);
   try {
     const inputs = readInputs(env);
+    const updateCommand = updateCommandFor(inputs);
     const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
     if (inputs.workingDirectory && !early?.enteredWorkingDirectory)
       enter(resolve(workspace, inputs.workingDirectory), inputs.workingDirectory);
@@ -348,7 +330,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
       serverNames = settings.servers.flatMap((s) => (s.name !== undefined ? [s.name] : []));
       if (inputs.token) withholdToken(settings, inputs.token);
       classListRepoPath = repoRelative(settings.classList, env);
-      const options: AuditOptions = { mode: inputs.mode, updateCommand: updateCommandFor(inputs) };
+      const options: AuditOptions = { mode: inputs.mode, updateCommand };
       // Read while the server boots and lists its tools: the audit waits for it only then.
       let baseRead: Promise<{ base?: BaseText; warning?: string }> | undefined;
       if (inputs.mode === 'check' && pull) {
@@ -408,13 +390,12 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
         issueAnnotation('notice', message);
         notes.push(message);
       } else {
+        const approveLabel = settings?.approveLabel ?? inputs.overrides.approveLabel;
         const context = {
           failOn: report.failOn,
           classList: report.classList,
-          updateCommand: updateCommandFor(inputs),
-          ...((settings?.approveLabel ?? inputs.overrides.approveLabel) !== undefined
-            ? { approveLabel: (settings?.approveLabel ?? inputs.overrides.approveLabel) as string }
-            : {}),
+          updateCommand,
+          ...(approveLabel !== undefined ? { approveLabel } : {}),
         };
         const posted = await postComments(
           report,

@@ -3,7 +3,6 @@ import { finding, type Finding } from './findings.js';
 import type { Policy } from './defaults.js';
 import { HINT_NAMES, type HintName, type MalformedTool } from './tools.js';
 
-export { POLICIES, type Policy } from './defaults.js';
 export const DEFAULT_POLICIES: Policy[] = ['claude', 'openai'];
 
 /** The spec's tool-name rules: 1-128 characters of A-Z a-z 0-9 _ - . */

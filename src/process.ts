@@ -165,10 +165,7 @@ export class ServerProcess {
       });
     } catch (error) {
       // Arguments spawn refuses outright (a NUL byte, say): nothing started.
-      throw new AuditError(
-        `Could not start the server: ${getErrorMessage(error)}.`,
-        'Check the command and its arguments.',
-      );
+      throw spawnFailure(spec, error instanceof Error ? error : new Error(getErrorMessage(error)));
     }
     live.add(this);
     this.child.stderr.setEncoding('utf8');
@@ -298,7 +295,10 @@ function spawnFailure(spec: SpawnSpec, error: Error): AuditError {
       `Could not start the server: "${spec.command}" is not executable.`,
       'Make it executable (chmod +x) or run it through its interpreter, e.g. node server.js.',
     );
-  return new AuditError(`Could not start the server "${spec.command}": ${error.message}.`);
+  return new AuditError(
+    `Could not start the server "${spec.command}": ${error.message}.`,
+    'Check the command and its arguments.',
+  );
 }
 
 /** Linux only: whether every process in group `pgid` is a zombie (dead, not yet reaped). */

@@ -260,7 +260,7 @@ export interface Table {
 }
 
 /** The whole table as markdown. */
-export function markdownTable(table: Table): string {
+function markdownTable(table: Table): string {
   const lines = [table.header];
   for (let i = 0; i < table.count; i++) lines.push(table.row(i));
   return lines.join('\n');

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import * as z from 'zod/v4';
 import { lazily } from './lazy.js';
 import type { AuditedTool, Report, ServerReport } from './audit.js';
-import type { ToolRecord } from './classlist.js';
+import { fullToolName, type ToolRecord } from './classlist.js';
 import type { ToolChange } from './diff.js';
-import { AuditError } from './errors.js';
+import { AuditError, getErrorMessage } from './errors.js';
 import type { Finding } from './findings.js';
 import { RULE_IDS } from './rules.js';
 
@@ -119,7 +119,7 @@ export function parseReport(json: string, path: string): Report {
     data = JSON.parse(json);
   } catch (error) {
     throw new AuditError(
-      `The report ${path} is not JSON: ${(error as Error).message}.`,
+      `The report ${path} is not JSON: ${getErrorMessage(error)}.`,
       'Pass the file the audit step wrote (its report output).',
     );
   }
@@ -154,7 +154,7 @@ export function parseReport(json: string, path: string): Report {
     changes: r.changes
       .filter((c) => c.server === s.server)
       .map((c): ToolChange => {
-        const prefix = `mcp__${s.server}__`;
+        const prefix = fullToolName(s.server, '');
         const oldTool = c.renamedFrom?.startsWith(prefix)
           ? c.renamedFrom.slice(prefix.length)
           : c.tool;
@@ -228,7 +228,7 @@ export async function readReportFile(path: string): Promise<Report> {
     json = await readFile(path, 'utf8');
   } catch (error) {
     throw new AuditError(
-      `Could not read the report ${path}: ${(error as Error).message}.`,
+      `Could not read the report ${path}: ${getErrorMessage(error)}.`,
       'Check the report-file input: the path of the downloaded artifact.',
     );
   }
