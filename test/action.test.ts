@@ -3,12 +3,15 @@ import { delimiter, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pullRequestEvent, runAction, TOKEN } from './support/action.js';
 import {
+  counted,
   EXAMPLE,
   notesSpec,
   runCli,
   SERVERS,
   specServer,
+  startsIn,
   tempDir,
+  withStarts,
   type SpecTool,
 } from './support/cli.js';
 import {
@@ -25,6 +28,28 @@ function quote(words: string[]): string {
   return words.map((w) => `'${w}'`).join(' ');
 }
 
+/** Records `server`'s tools in the class list at HEAD of `dir`, as a PR's author would. */
+function recordAtHead(dir: string, server: string[]) {
+  return runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...server]);
+}
+
+/** The class list `update` writes for a spec: the same in every folder, so recorded once. */
+const recorded = new Map<string, Promise<string>>();
+function recordedClassList(spec: Spec): Promise<string> {
+  const key = JSON.stringify(spec);
+  let text = recorded.get(key);
+  if (!text) {
+    text = (async () => {
+      const dir = await tempDir();
+      const update = await recordAtHead(dir, await specServer(dir, 'spec.json', spec));
+      expect(update.code, update.stderr).toBe(0);
+      return readFile(join(dir, 'mcp-tool-classes.json'), 'utf8');
+    })();
+    recorded.set(key, text);
+  }
+  return text;
+}
+
 /** A workspace whose class list at HEAD and at the base commit both record `baseSpec`. */
 async function workspace(
   api: FakeGitHub,
@@ -32,19 +57,9 @@ async function workspace(
 ): Promise<{ dir: string; base: string[] }> {
   const dir = await tempDir();
   const base = await specServer(dir, 'base-spec.json', baseSpec);
-  const update = await runCli([
-    'update',
-    '--class-list',
-    join(dir, 'mcp-tool-classes.json'),
-    '--',
-    ...base,
-  ]);
-  expect(update.code, update.stderr).toBe(0);
-  api.setFile(
-    DEFAULT_BASE_SHA,
-    'mcp-tool-classes.json',
-    await readFile(join(dir, 'mcp-tool-classes.json'), 'utf8'),
-  );
+  const text = await recordedClassList(baseSpec);
+  await writeFile(join(dir, 'mcp-tool-classes.json'), text);
+  api.setFile(DEFAULT_BASE_SHA, 'mcp-tool-classes.json', text);
   return { dir, base };
 }
 
@@ -64,24 +79,6 @@ function relaxAddNote(spec: Spec): Spec {
 
 function dropDestructive(spec: Spec): Spec {
   return withAnnotations(spec, 'delete_note', { destructiveHint: undefined });
-}
-
-/** A new folder with an empty `starts` file, for {@link counted} servers. */
-async function withStarts(): Promise<{ dir: string; starts: string }> {
-  const dir = await tempDir();
-  const starts = join(dir, 'starts');
-  await writeFile(starts, '');
-  return { dir, starts };
-}
-
-/** Wraps a server command so that each start appends its pid to `starts`. */
-function counted(starts: string, server: string[]): string[] {
-  return ['node', join(SERVERS, 'count-starts.mjs'), starts, ...server.slice(1)];
-}
-
-/** The pid of each start. */
-async function startsIn(file: string): Promise<number[]> {
-  return (await readFile(file, 'utf8')).split('\n').filter(Boolean).map(Number);
 }
 
 /** Cells of a markdown table row, splitting only on unescaped pipes. */
@@ -106,7 +103,7 @@ describe('the action, run as GitHub runs it', () => {
     const { dir, base } = await workspace(api, spec);
     const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
     // The PR relaxes add_note and records it in the class list at HEAD.
-    await runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...relaxed]);
+    await recordAtHead(dir, relaxed);
 
     const first = await runAction({
       workspace: dir,
@@ -140,7 +137,7 @@ describe('the action, run as GitHub runs it', () => {
     expect(api.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
 
     // The PR is reverted: server and class list match the base again.
-    await runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...base]);
+    await recordAtHead(dir, base);
     const clean = await runAction({
       workspace: dir,
       apiUrl: api.url,
@@ -170,7 +167,7 @@ describe('the action, run as GitHub runs it', () => {
   it('waits for a slow base read: the change against the base still shows', async () => {
     const { dir } = await workspace(api, spec);
     const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
-    await runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...relaxed]);
+    await recordAtHead(dir, relaxed);
     // The listing is done long before the base class list comes.
     api.latency = { path: /\/contents\//, ms: 1_500 };
     const run = await runAction({
@@ -252,7 +249,7 @@ describe('the action, run as GitHub runs it', () => {
   it('the approval label turns the dropped hint into a listed notice', async () => {
     const { dir } = await workspace(api, spec);
     const dropped = await specServer(dir, 'dropped.json', dropDestructive(spec));
-    await runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...dropped]);
+    await recordAtHead(dir, dropped);
     const run = await runAction({
       workspace: dir,
       apiUrl: api.url,
@@ -281,7 +278,7 @@ describe('the action, run as GitHub runs it', () => {
     expect(passing.stdout).toMatch(/::notice::Could not comment on PR #1 \(HTTP 403\)/);
     expect(passing.summary).toContain('Could not comment on PR #1');
     expect(passing.summary).toContain('unrecorded-change');
-    await runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...relaxed]);
+    await recordAtHead(dir, relaxed);
     const ok = await runAction({
       workspace: dir,
       apiUrl: api.url,
@@ -455,7 +452,7 @@ describe('the action, run as GitHub runs it', () => {
   it('reads the base through the API with a shallow checkout, and comments by pr-number from workflow_run', async () => {
     const { dir } = await workspace(api, spec);
     const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
-    await runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...relaxed]);
+    await recordAtHead(dir, relaxed);
     const run = await runAction({
       workspace: dir,
       apiUrl: api.url,
@@ -577,13 +574,7 @@ describe('the action, run as GitHub runs it', () => {
       }
       // Labels of any shape: only named ones count, and they still do.
       const dropped = await specServer(dir, 'dropped.json', dropDestructive(spec));
-      await runCli([
-        'update',
-        '--class-list',
-        join(dir, 'mcp-tool-classes.json'),
-        '--',
-        ...dropped,
-      ]);
+      await recordAtHead(dir, dropped);
       const odd = pullRequestEvent();
       (odd.pull_request as { labels: unknown }).labels = [null, 'x', { name: 7 }, { name: 'ok' }];
       const labelled = await runAction({
@@ -686,7 +677,7 @@ describe('the action, run as GitHub runs it', () => {
   it('a 502 from the API while commenting keeps the summary and outputs, and the exit follows the findings', async () => {
     const { dir } = await workspace(api, spec);
     const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
-    await runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...relaxed]);
+    await recordAtHead(dir, relaxed);
     api.failNext({ method: 'POST', path: /\/comments$/, status: 502, message: 'Server Error' });
     const run = await runAction({
       workspace: dir,
@@ -702,7 +693,7 @@ describe('the action, run as GitHub runs it', () => {
   it('when the audit cannot run, the summary says why and an existing comment stops showing green', async () => {
     const { dir } = await workspace(api, spec);
     const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
-    await runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...relaxed]);
+    await recordAtHead(dir, relaxed);
     const first = await runAction({
       workspace: dir,
       apiUrl: api.url,
@@ -756,7 +747,7 @@ describe('the action, run as GitHub runs it', () => {
   it('report-file: a trusted workflow_run job comments from the uploaded report without running a server', async () => {
     const { dir } = await workspace(api, spec);
     const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
-    await runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...relaxed]);
+    await recordAtHead(dir, relaxed);
     const audit = await runAction({
       workspace: dir,
       apiUrl: api.url,

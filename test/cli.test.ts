@@ -2,7 +2,17 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE, json, ROOT, runCli, SERVERS, tempDir } from './support/cli.js';
+import {
+  counted,
+  EXAMPLE,
+  json,
+  ROOT,
+  runCli,
+  SERVERS,
+  startsIn,
+  tempDir,
+  withStarts,
+} from './support/cli.js';
 
 const FILESYSTEM = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
@@ -145,7 +155,7 @@ describe('zod runs jitless', () => {
   it("no run compiles code from strings: every schema, the SDK's included, is built after the setting", async () => {
     const dir = await tempDir();
     const list = join(dir, 'classes.json');
-    const counted = async (args: string[]): Promise<number> => {
+    const compiles = async (args: string[]): Promise<number> => {
       const file = join(dir, 'compiles.txt');
       const run = await runCli(args, {
         env: {
@@ -157,8 +167,8 @@ describe('zod runs jitless', () => {
       expect(run.code, run.stderr).toBeLessThan(2);
       return Number(await readFile(file, 'utf8'));
     };
-    expect(await counted(['update', '--class-list', list, '--', 'node', EXAMPLE])).toBe(0);
-    expect(await counted(['check', '--class-list', list, '--', 'node', EXAMPLE])).toBe(0);
+    expect(await compiles(['update', '--class-list', list, '--', 'node', EXAMPLE])).toBe(0);
+    expect(await compiles(['check', '--class-list', list, '--', 'node', EXAMPLE])).toBe(0);
   });
 });
 
@@ -246,9 +256,8 @@ describe('usage and exit codes', () => {
 
 describe('the early start', () => {
   it('starts the server once: the audit claims the process the CLI started before loading', async () => {
-    const dir = await tempDir();
-    const starts = join(dir, 'starts');
-    const server = ['node', join(SERVERS, 'count-starts.mjs'), starts, EXAMPLE];
+    const { dir, starts } = await withStarts();
+    const server = counted(starts, ['node', EXAMPLE]);
     for (const args of [
       ['list', '--', ...server],
       ['list', '--env', 'A=1', '--cwd', dir, '--', ...server],
@@ -262,21 +271,16 @@ describe('the early start', () => {
   });
 
   it('a server started early but not used (bad options) is stopped', async () => {
-    const dir = await tempDir();
-    const starts = join(dir, 'starts');
-    await writeFile(starts, '');
+    const { starts } = await withStarts();
     const run = await runCli([
       'list',
       '--format',
       'yaml',
       '--',
-      'node',
-      join(SERVERS, 'count-starts.mjs'),
-      starts,
-      EXAMPLE,
+      ...counted(starts, ['node', EXAMPLE]),
     ]);
     expect(run.code).toBe(2);
-    const pids = (await readFile(starts, 'utf8')).trim().split('\n').filter(Boolean).map(Number);
+    const pids = await startsIn(starts);
     expect(pids.every(Number.isInteger)).toBe(true);
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
   });

@@ -1,10 +1,8 @@
 // Streamable HTTP: --url with headers, both protocol eras, the ways an endpoint goes wrong, and a
 // start command from the config file that is launched, waited on, and stopped at the end.
-import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, runCli, tempDir } from './support/cli.js';
+import { json, runCli, tempDir, writeConfig } from './support/cli.js';
 import { expectCouldNotAudit, expectNoneLeft, killReported, watched } from './support/pids.js';
 import {
   killAllFixtures,
@@ -33,13 +31,6 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-/** Writes a config file (JSON is YAML too) and returns its path. */
-async function config(data: unknown): Promise<string> {
-  const path = join(await tempDir(), 'auditor.yml');
-  await writeFile(path, JSON.stringify(data, null, 2));
-  return path;
 }
 
 const urls: Record<string, string> = {};
@@ -168,10 +159,7 @@ describe('--url', () => {
 });
 
 describe('a start command from the config file', () => {
-  async function startConfig(
-    start: { fixture: string; args?: string[] },
-    extra: Record<string, unknown> = {},
-  ) {
+  async function startConfig(start: { fixture: string; args?: string[] }) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/mcp`;
     const server = await watched(
@@ -179,8 +167,8 @@ describe('a start command from the config file', () => {
       (start.args ?? []).map((a) => a.replace('{port}', String(port))),
     );
     const [command, ...args] = server.command as [string, ...string[]];
-    const file = await config({
-      servers: { api: { url, start: { command, args }, ...extra } },
+    const file = await writeConfig(await tempDir(), {
+      servers: { api: { url, start: { command, args } } },
     });
     return { url, file, pidFile: server.pidFile };
   }
@@ -229,7 +217,7 @@ describe('a start command from the config file', () => {
   });
 
   it('that never serves the URL: stopped at the start timeout, then killed', async () => {
-    const { file, pidFile } = await startConfig({ fixture: 'never-answers.mjs' }, {});
+    const { file, pidFile } = await startConfig({ fixture: 'never-answers.mjs' });
     const run = await runCli(['list', '--start-timeout', '2', '--config', file]);
     expectCouldNotAudit(
       run,
@@ -251,7 +239,7 @@ describe('a start command from the config file', () => {
   });
 
   it('headers in the config file read ${NAME} from the environment; --header adds to them', async () => {
-    const file = await config({
+    const file = await writeConfig(await tempDir(), {
       servers: { api: { url: urls.auth, headers: { Authorization: 'Bearer ${MCP_TEST_TOKEN}' } } },
     });
     const env = { ...process.env, MCP_TEST_TOKEN: TOKEN.replace('Bearer ', '') };
@@ -263,7 +251,7 @@ describe('a start command from the config file', () => {
       await runCli(['list', '--config', file], { env: unset }),
       /Server "api" header Authorization in \S+ uses \$\{MCP_TEST_TOKEN\}, which is not set\./,
     );
-    const bare = await config({ servers: { api: { url: urls.auth } } });
+    const bare = await writeConfig(await tempDir(), { servers: { api: { url: urls.auth } } });
     const added = await runCli(['list', '--config', bare, '--header', `Authorization: ${TOKEN}`]);
     expect(added.code, added.stderr).toBe(0);
   });

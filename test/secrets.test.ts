@@ -1,9 +1,9 @@
 // The server gets a minimal environment: the auditor's secrets (GITHUB_TOKEN, ACTIONS_*,
 // INPUT_*) reach it only when named with --env or in the config file.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runCli, SERVERS, tempDir } from './support/cli.js';
+import { EXAMPLE, ROOT, runCli, SERVERS, tempDir, writeConfig } from './support/cli.js';
 import { expectCouldNotAudit } from './support/pids.js';
 
 const ENV_DUMP = join(SERVERS, 'env-dump.mjs');
@@ -89,28 +89,24 @@ describe('the server environment', () => {
     const dir = await tempDir();
     const mapOut = join(dir, 'map.json');
     const listOut = join(dir, 'list.json');
-    const file = join(dir, 'auditor.yml');
-    await writeFile(
-      file,
-      JSON.stringify({
-        servers: {
-          map: {
-            command: 'node',
-            args: [ENV_DUMP, mapOut],
-            env: {
-              FOO: 'bar',
-              PORT: 8080,
-              API_KEY: '${MY_API_KEY}',
-              GITHUB_TOKEN: null,
-              SAME_KEY: '${env:MY_API_KEY}',
-              DEFAULTED: '${NOT_SET_Y:-fallback}',
-              DATA: '${workspaceFolder}/data',
-            },
+    const file = await writeConfig(dir, {
+      servers: {
+        map: {
+          command: 'node',
+          args: [ENV_DUMP, mapOut],
+          env: {
+            FOO: 'bar',
+            PORT: 8080,
+            API_KEY: '${MY_API_KEY}',
+            GITHUB_TOKEN: null,
+            SAME_KEY: '${env:MY_API_KEY}',
+            DEFAULTED: '${NOT_SET_Y:-fallback}',
+            DATA: '${workspaceFolder}/data',
           },
-          list: { command: 'node', args: [ENV_DUMP, listOut], env: ['FOO=baz', 'NPM_TOKEN'] },
         },
-      }),
-    );
+        list: { command: 'node', args: [ENV_DUMP, listOut], env: ['FOO=baz', 'NPM_TOKEN'] },
+      },
+    });
     const run = await runCli(['list', '--config', file], { env: auditorEnv() });
     expect(run.code, run.stderr).toBe(0);
     const map = JSON.parse(await readFile(mapOut, 'utf8')) as Record<string, string>;
@@ -132,19 +128,15 @@ describe('the server environment', () => {
   it('an HTTP start command gets the same minimal environment', async () => {
     const dir = await tempDir();
     const out = join(dir, 'env.json');
-    const file = join(dir, 'auditor.yml');
     const dump = `require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.env))`;
-    await writeFile(
-      file,
-      JSON.stringify({
-        servers: {
-          api: {
-            url: 'http://127.0.0.1:9/mcp',
-            start: { command: 'node', args: ['-e', dump], env: { FOO: 'bar' } },
-          },
+    const file = await writeConfig(dir, {
+      servers: {
+        api: {
+          url: 'http://127.0.0.1:9/mcp',
+          start: { command: 'node', args: ['-e', dump], env: { FOO: 'bar' } },
         },
-      }),
-    );
+      },
+    });
     // The start command exits without serving: the audit fails, after it has run.
     const run = await runCli(['list', '--config', file], { env: auditorEnv() });
     expectCouldNotAudit(run, /The start command exited with code 0 before http:\S+ answered\./);
@@ -155,13 +147,9 @@ describe('the server environment', () => {
 
   it('${NAME} in env that is not set: exit 2, the name and where', async () => {
     const dir = await tempDir();
-    const file = join(dir, 'auditor.yml');
-    await writeFile(
-      file,
-      JSON.stringify({
-        servers: { notes: { command: 'node', args: [ENV_DUMP], env: { KEY: '${NOT_SET_X}' } } },
-      }),
-    );
+    const file = await writeConfig(dir, {
+      servers: { notes: { command: 'node', args: [ENV_DUMP], env: { KEY: '${NOT_SET_X}' } } },
+    });
     expectCouldNotAudit(
       await runCli(['list', '--config', file]),
       /Server "notes" env KEY in \S+ uses \$\{NOT_SET_X\}, which is not set\. Set NOT_SET_X in the environment of the audit/,
@@ -182,7 +170,7 @@ describe('the suggested update command', () => {
       'API_KEY=sk-live-123',
       '--',
       'node',
-      join(ROOT, 'examples/notes/server.mjs'),
+      EXAMPLE,
     ]);
     expect(run.code).toBe(1);
     expect(run.stdout).not.toContain('sk-live-123');

@@ -1,9 +1,9 @@
 // Several servers in one config file (a monorepo, or one server in several toolset modes), the
 // mcpServers shape of .mcp.json, and the protocol eras.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE, json, runCli, SERVERS, tempDir } from './support/cli.js';
+import { EXAMPLE, json, runCli, SERVERS, tempDir, writeConfig } from './support/cli.js';
 import { expectCouldNotAudit } from './support/pids.js';
 
 type Report = Omit<ReturnType<typeof json>, 'tools' | 'findings'> & {
@@ -15,11 +15,6 @@ type Report = Omit<ReturnType<typeof json>, 'tools' | 'findings'> & {
 const report = (run: Awaited<ReturnType<typeof runCli>>) => json(run) as unknown as Report;
 
 /** Writes a config file (JSON is YAML too) into `dir` and returns its path. */
-async function writeConfig(dir: string, data: unknown, name = 'auditor.yml'): Promise<string> {
-  const path = join(dir, name);
-  await writeFile(path, JSON.stringify(data, null, 2));
-  return path;
-}
 
 /** The notes example in its full and its read-only toolset modes. */
 function toolsets(extraReadOnlyArgs: string[] = []) {

@@ -124,3 +124,32 @@ export async function specServer(
   await writeFile(path, JSON.stringify(spec));
   return ['node', join(SERVERS, 'configurable.mjs'), path];
 }
+
+/** A new folder with an empty `starts` file, for {@link counted} servers. */
+export async function withStarts(): Promise<{ dir: string; starts: string }> {
+  const dir = await tempDir();
+  const starts = join(dir, 'starts');
+  await writeFile(starts, '');
+  return { dir, starts };
+}
+
+/** Wraps a `node ...` server command so that each start appends its pid to `starts`. */
+export function counted(starts: string, server: string[]): string[] {
+  return ['node', join(SERVERS, 'count-starts.mjs'), starts, ...server.slice(1)];
+}
+
+/** The pid of each start. */
+export async function startsIn(file: string): Promise<number[]> {
+  return (await readFile(file, 'utf8')).split('\n').filter(Boolean).map(Number);
+}
+
+/** Writes a config file (JSON is YAML too) into `dir` and returns its path. */
+export async function writeConfig(
+  dir: string,
+  data: unknown,
+  name = 'auditor.yml',
+): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, JSON.stringify(data, null, 2));
+  return path;
+}
