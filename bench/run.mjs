@@ -28,7 +28,7 @@ const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH);
 const NODE = process.execPath;
 const FLOOR = join(BENCH, 'floor-lister.mjs');
-const PEAK_RSS_HOOK = pathToFileURL(join(BENCH, 'peak-rss.mjs')).href;
+const USAGE_HOOK = pathToFileURL(join(BENCH, 'usage.mjs')).href;
 const CACHE = join(BENCH, '.cache');
 const RESULTS = join(BENCH, 'RESULTS.md');
 const RUN_TIMEOUT_MS = 180_000;
@@ -119,16 +119,12 @@ const PINNING =
   spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 
 /**
- * What `check` loads past its entry when there is no config file: the commands chunk (with the
- * chunks it imports) and the MCP SDK's chunk. The floor+load reference imports these.
+ * What `check` loads past its entry when there is no config file: the commands chunk and the MCP
+ * SDK's chunk (src/sdk.ts), with the chunks they import. The floor+load reference imports these.
  */
 const LOADED_BY_CHECK = readdirSync(join(DIST, 'chunks'))
-  .map((name) => join(DIST, 'chunks', name))
-  .filter(
-    (path) =>
-      /\/commands-[^/]*\.js$/.test(path) ||
-      readFileSync(path, 'utf8').includes('notifications/initialized'),
-  );
+  .filter((name) => /^(commands|sdk)-.*\.js$/.test(name))
+  .map((name) => join(DIST, 'chunks', name));
 /** @param {string} dir @returns {string[]} */
 const allFiles = (dir) =>
   readdirSync(dir, { withFileTypes: true })
@@ -154,7 +150,7 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
 
 /**
  * Runs argv as a whole process: wall time from spawn to exit, stdout and stderr to files. With
- * `memory`, node is started with the peak-RSS hook, which reports the process's own peak RSS
+ * `memory`, node is started with the usage hook (bench/usage.mjs), which reports the process's own peak RSS
  * and CPU time.
  * @param {string[]} argv
  * @param {{ memory?: boolean, keepOutput?: boolean, env?: NodeJS.ProcessEnv }} [options]
@@ -163,17 +159,17 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
 function measure(argv, { memory = false, keepOutput = false, env: baseEnv = CANDIDATE_ENV } = {}) {
   const outPath = join(WORK, 'stdout.txt');
   const errPath = join(WORK, 'stderr.txt');
-  const rssPath = join(WORK, 'rss.txt');
-  rmSync(rssPath, { force: true });
+  const usagePath = join(WORK, 'usage.txt');
+  rmSync(usagePath, { force: true });
   const out = openSync(outPath, 'w');
   const err = openSync(errPath, 'w');
   const env = { ...baseEnv };
   let args = argv.slice(1);
   if (memory) {
-    env.BENCH_PEAK_RSS_FILE = rssPath;
+    env.BENCH_USAGE_FILE = usagePath;
     // Node's flags go right after node: after `taskset -c N node` for a pinned candidate.
     const at = argv[0] === 'taskset' ? 3 : 0;
-    args = [...args.slice(0, at), '--import', PEAK_RSS_HOOK, ...args.slice(at)];
+    args = [...args.slice(0, at), '--import', USAGE_HOOK, ...args.slice(at)];
   }
   return new Promise((resolve) => {
     const start = performance.now();
@@ -187,8 +183,8 @@ function measure(argv, { memory = false, keepOutput = false, env: baseEnv = CAND
       /** @type {Sample} */
       const sample = { ms, code, signal, stdout: '', stderr: readFileSync(errPath, 'utf8') };
       if (keepOutput || code !== 0) sample.stdout = readFileSync(outPath, 'utf8');
-      if (memory && existsSync(rssPath)) {
-        const [rss, cpu] = readFileSync(rssPath, 'utf8').split(' ').map(Number);
+      if (memory && existsSync(usagePath)) {
+        const [rss, cpu] = readFileSync(usagePath, 'utf8').split(' ').map(Number);
         sample.rssKiB = rss;
         sample.cpuMs = cpu;
       }
@@ -397,28 +393,24 @@ function candidatesFor(server) {
     },
   ];
   // For reference, on the servers that take time to boot: the floor plus ours's module loading,
-  // to tell the cost of loading the SDK while the server boots from the rest of ours−floor.
+  // to tell the cost of loading the SDK while the server boots from the rest of ours−floor; and
+  // the floor keeping its main thread busy for BURN_MS meanwhile, doing nothing else: what that
+  // costs the floor, per millisecond of CPU, is what any work on the other core costs the boot.
   if (server.boots)
-    list.push({
-      id: 'floorLoad',
-      argv: list[0].argv,
-      env: { ...CANDIDATE_ENV, FLOOR_LOAD: LOADED_BY_CHECK.join(delimiter) },
-      ok: (code) => code === 0,
-      count: list[0].count,
-      reference: true,
-    });
-  // For reference, on the same servers: the floor keeping its main thread busy for BURN_MS while
-  // the server boots, and doing nothing else. What that costs the floor, per millisecond of
-  // CPU, is what any work on the other core costs the server's boot on this machine.
-  if (server.boots)
-    list.push({
-      id: 'floorBurn',
-      argv: list[0].argv,
-      env: { ...CANDIDATE_ENV, FLOOR_BURN: String(BURN_MS) },
-      ok: (code) => code === 0,
-      count: list[0].count,
-      reference: true,
-    });
+    list.push(
+      {
+        ...list[0],
+        id: 'floorLoad',
+        env: { ...CANDIDATE_ENV, FLOOR_LOAD: LOADED_BY_CHECK.join(delimiter) },
+        reference: true,
+      },
+      {
+        ...list[0],
+        id: 'floorBurn',
+        env: { ...CANDIDATE_ENV, FLOOR_BURN: String(BURN_MS) },
+        reference: true,
+      },
+    );
   // For reference, on the same servers: floor and ours with the server held to CPU 0 and the
   // candidate to CPU 1, so that neither can take the other's core. What ours−floor is left then
   // is ours's own work; the difference from the unpinned runs is the competition for the cores.
@@ -465,9 +457,9 @@ function candidatesFor(server) {
   // For reference, not a target: ours on the Inspector's Node (the Action runs on node24).
   if (INSPECTOR_ON && inspector.node !== NODE)
     list.push({
+      ...list[1],
       id: 'ours24',
       argv: [inspector.node, ...list[1].argv.slice(1)],
-      ok: (code) => code === 0 || code === 1,
       reference: true,
     });
   return list;
@@ -590,7 +582,7 @@ console.log(
 );
 console.log(`Synthetic server: ${relative(ROOT, MANY)}\n`);
 
-/** @type {{ server: Server, bench: Awaited<ReturnType<typeof bench>>, setupError?: string, checkExit?: number | null }[]} */
+/** @type {{ server: Server, bench: Awaited<ReturnType<typeof bench>>, setupError?: string }[]} */
 const serverRuns = [];
 for (const server of SERVERS) {
   // The class list `check` compares with, written by `update` outside the timing.
@@ -622,7 +614,7 @@ for (const server of SERVERS) {
   if (ours) ours.tools = recorded;
   const ours24 = result.results.get('ours24');
   if (ours24) ours24.tools = recorded;
-  serverRuns.push({ server, bench: result, checkExit: [...(ours?.codes ?? [])][0] });
+  serverRuns.push({ server, bench: result });
 }
 
 /** @type {Awaited<ReturnType<typeof bench>> | undefined} */
@@ -674,8 +666,13 @@ const details = [];
  */
 const summary = new Map();
 const notes = [];
+/**
+ * A candidate's median time in one server's bench.
+ * @param {Awaited<ReturnType<typeof bench>>} b @param {string} id
+ */
+const medianTime = (b, id) => median(b.results.get(id)?.times ?? []);
 for (const { server, bench: b, setupError } of serverRuns) {
-  const med = (/** @type {string} */ id) => median(b.results.get(id)?.times ?? []);
+  const med = (/** @type {string} */ id) => medianTime(b, id);
   const peak = (/** @type {string} */ id) => {
     const rss = b.results.get(id)?.rss ?? [];
     return rss.length ? Math.max(...rss) : undefined;
@@ -743,22 +740,23 @@ for (const { server, bench: b, setupError } of serverRuns) {
 // loading added (floor+load) shows what that loading costs the server's boot on these cores.
 const splitRows = [];
 for (const { server, bench: b } of serverRuns) {
-  if (!b.results.get('floorLoad')?.times.length) continue;
+  const s = summary.get(server.id);
+  if (!s || !b.results.get('floorLoad')?.times.length) continue;
   const load = pairedDiff(b.rounds, 'floorLoad', 'floor');
   const rest = pairedDiff(b.rounds, 'ours', 'floorLoad');
   const pinned = b.results.get('oursPinned')?.times.length
     ? [
-        ms(median(b.results.get('floorPinned')?.times ?? [])),
-        ms(median(b.results.get('oursPinned')?.times ?? [])),
+        ms(medianTime(b, 'floorPinned')),
+        ms(medianTime(b, 'oursPinned')),
         ratio(pairedRatio(b.rounds, 'oursPinned', 'floorPinned')),
       ]
     : ['n/a', 'n/a', 'n/a'];
   splitRows.push([
     server.label,
-    ms(median(b.results.get('floor')?.times ?? [])),
-    ms(median(b.results.get('floorLoad')?.times ?? [])),
-    ms(median(b.results.get('ours')?.times ?? [])),
-    ms(pairedDiff(b.rounds, 'ours', 'floor')),
+    ms(s.floor),
+    ms(medianTime(b, 'floorLoad')),
+    ms(s.ours),
+    ms(s.excess),
     ms(load),
     ms(rest),
     ...pinned,
@@ -799,7 +797,8 @@ works on the other core meanwhile.
 // does: see the profile).
 const burnRows = [];
 for (const { server, bench: b } of serverRuns) {
-  if (!b.results.get('floorBurn')?.times.length) continue;
+  const s = summary.get(server.id);
+  if (!s || !b.results.get('floorBurn')?.times.length) continue;
   const cpu = (/** @type {string} */ id) => median(b.results.get(id)?.cpu ?? []);
   // The loop's CPU as measured (it can be preempted), or its length when the warm-ups had none.
   const burnCpu = cpu('floorBurn') - cpu('floor');
@@ -808,13 +807,13 @@ for (const { server, bench: b } of serverRuns) {
   const extraCpu = cpu('ours') - cpu('floor');
   burnRows.push([
     server.label,
-    ms(median(b.results.get('floor')?.times ?? [])),
-    ms(median(b.results.get('floorBurn')?.times ?? [])),
+    ms(s.floor),
+    ms(medianTime(b, 'floorBurn')),
     ratio(perMs),
     ms(cpu('floor')),
     ms(cpu('ours')),
     ms(perMs * extraCpu),
-    ms(pairedDiff(b.rounds, 'ours', 'floor')),
+    ms(s.excess),
   ]);
 }
 const burnText = burnRows.length
@@ -1241,7 +1240,7 @@ async function profile() {
         rmSync(stampFile, { force: true });
         const spawnedAt = performance.timeOrigin + performance.now();
         const sample = await measure(c.argv, { env: c.env });
-        if (!c.ok(sample.code) || !existsSync(stampFile)) continue;
+        if (!c.ok(sample.code, sample.stdout) || !existsSync(stampFile)) continue;
         if (round === 0) continue; // warm-up
         const serverStart = Number(readFileSync(stampFile, 'utf8'));
         (lead.get(c.id) ?? lead.set(c.id, []).get(c.id))?.push(serverStart - spawnedAt);

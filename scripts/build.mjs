@@ -114,7 +114,7 @@ for (const entry of ['index', 'cli']) {
     const path = next.pop();
     if (reachable.has(path)) continue;
     reachable.add(path);
-    for (const { path: imported, external } of outputs[path]?.imports ?? [])
+    for (const { path: imported, external } of outputs[path].imports)
       if (!external) next.push(imported);
   }
 }
