@@ -1,3 +1,4 @@
+import { relative, resolve, sep } from 'node:path';
 import { classifyTool, type ClassifiedTool } from './classify.js';
 import {
   fullToolName,
@@ -44,6 +45,11 @@ export interface ServerReport {
   /** What changed against the base class list (or the class list at HEAD when no base). */
   changes: ToolChange[];
   stdoutNoise: string[];
+  /**
+   * Names of listed tools that failed validation (a `malformed-tool` finding each): their
+   * class-list entries, the reviewed decision, are neither compared nor dropped by update.
+   */
+  malformedNames?: string[];
 }
 
 export type Mode = 'list' | 'check' | 'update';
@@ -58,6 +64,8 @@ export interface Report {
   findings: Finding[];
   /** For update: whether the class list file changed. */
   classListWritten?: boolean;
+  /** For check: how to accept a change (the update command for this run's settings). */
+  updateCommand?: string;
 }
 
 /** The update command drift messages suggest when the caller gives none. */
@@ -66,6 +74,8 @@ const DEFAULT_UPDATE_COMMAND = 'npx mcp-annotation-auditor update';
 export interface BaseText {
   text: string | null;
   label: string;
+  /** The file it was read from, when it is one (--base): what a parse error names. */
+  file?: string;
 }
 
 export interface AuditOptions {
@@ -76,8 +86,11 @@ export interface AuditOptions {
    * tools are listed.
    */
   base?: BaseText | Promise<BaseText | undefined>;
-  /** The approval label is on the PR: approvable errors become notices. */
-  approved?: boolean;
+  /**
+   * The approval label is on the PR: approvable errors become notices. A promise is still being
+   * read (the PR's labels, through the API): it is awaited once the servers are audited.
+   */
+  approved?: boolean | Promise<boolean>;
   /** How the user runs update, for drift messages. */
   updateCommand?: string;
   /** Today as YYYY-MM-DD, for waiver expiry. */
@@ -172,11 +185,14 @@ async function auditServer(
     stdoutNoise: primary.stdoutNoise,
   };
   if (primary.serverInfo) report.serverInfo = primary.serverInfo;
+  if (malformed.length) report.malformedNames = malformed.map((m) => m.label);
+  const live = liveRecords(name, tools);
+  // What update writes for this server: its changes are what the class list's diff will show.
+  if (options.mode === 'update') report.changes = diffRecords(recordedOf(classList, report), live);
   if (options.mode !== 'check') return report;
 
   const base = await baseList;
-  const live = liveRecords(name, tools);
-  const head = recordsOf(classList, name);
+  const head = recordedOf(classList, report);
   const updateCommand = options.updateCommand ?? DEFAULT_UPDATE_COMMAND;
   const headChanges = classList ? diffRecords(head, live) : [];
   if (classList) findings.push(...driftFindings(headChanges, updateCommand, settings.classList));
@@ -197,7 +213,10 @@ async function auditServer(
       ? classList
         ? head
         : undefined
-      : (renamedServerRecords(base, name, settings) ?? recordsOf(base ?? undefined, name));
+      : withoutMalformed(
+          renamedServerRecords(base, name, settings) ?? recordsOf(base ?? undefined, name),
+          report,
+        );
   if (base && reference && !recordsOf(base, name).size && reference.size)
     findings.push(
       finding(
@@ -214,6 +233,20 @@ async function auditServer(
     findings.push(...changeFindings(report.changes));
   }
   return report;
+}
+
+/** A server's entries in a class list, but for those of tools it listed malformed. */
+function recordedOf(list: ClassList | undefined, report: ServerReport): Map<string, ToolRecord> {
+  return withoutMalformed(recordsOf(list, report.server), report);
+}
+
+function withoutMalformed(
+  records: Map<string, ToolRecord>,
+  report: ServerReport,
+): Map<string, ToolRecord> {
+  const skip = new Set(report.malformedNames);
+  if (!skip.size) return records;
+  return new Map([...records].filter(([, r]) => !skip.has(r.tool)));
 }
 
 /**
@@ -311,8 +344,13 @@ export function applyPolicy(
     report.findings.sort(bySeverity);
   }
   const stale: Finding[] = [];
+  const audited = reports.map((r) => r.server);
+  // A run of only some servers (--server) cannot tell a waiver of another server's tool (or of
+  // a bare tool name, which any server may have) from a stale one.
+  const mayBeOthers = (waiver: Waiver) =>
+    settings.partial && !audited.some((server) => waiver.tool.startsWith(fullToolName(server, '')));
   for (const waiver of settings.waivers) {
-    if (used.has(waiver)) continue;
+    if (used.has(waiver) || mayBeOthers(waiver)) continue;
     const expired = waiver.expires !== undefined && waiver.expires < today;
     const f = adjust(
       finding(
@@ -344,9 +382,15 @@ export function resultOf(findings: Finding[], failOn: FailOn): 'passed' | 'faile
     : 'passed';
 }
 
-/** Reads the class list at a git ref: `git show REF:./PATH`. */
+/**
+ * Reads the class list at a git ref: `git show REF:./PATH`, with PATH relative to the folder git
+ * runs in (an absolute path would name no file in the commit).
+ */
 export function readAtRef(ref: string, path: string, cwd?: string): Promise<string | null> {
-  return gitShow(`${ref}:./${path}`, cwd).catch((error: Error) => {
+  const inRepo = relative(resolve(cwd ?? '.'), resolve(cwd ?? '.', path))
+    .split(sep)
+    .join('/');
+  return gitShow(`${ref}:./${inRepo}`, cwd).catch((error: Error) => {
     throw new AuditError(
       `Could not read ${path} at ${ref}: ${error.message.split('\n')[0]}.`,
       `Make sure the ref exists locally (a shallow checkout may need git fetch --depth=1 origin ${ref}).`,
@@ -376,7 +420,7 @@ async function auditServers(settings: Settings, options: AuditOptions): Promise<
       ? undefined
       : given.text === null
         ? null
-        : parseClassList(given.text, `${settings.classList} at ${given.label}`);
+        : parseClassList(given.text, given.file ?? `${settings.classList} at ${given.label}`);
   // A base already read fails now if it does not parse; one still on its way, once awaited.
   const base =
     options.base instanceof Promise
@@ -410,6 +454,7 @@ async function auditServers(settings: Settings, options: AuditOptions): Promise<
     return report;
   }
   if (options.mode === 'check') {
+    report.updateCommand = options.updateCommand ?? DEFAULT_UPDATE_COMMAND;
     servers[0]?.findings.push(
       ...staleServers(
         existing?.list,
@@ -421,7 +466,7 @@ async function auditServers(settings: Settings, options: AuditOptions): Promise<
     report.findings = applyPolicy(
       servers,
       settings,
-      options.approved ?? false,
+      (await options.approved) ?? false,
       options.today ?? new Date().toISOString().slice(0, 10),
     );
     report.result = resultOf(allFindings(report), settings.failOn);
@@ -444,7 +489,8 @@ export function updatedClassList(
     [...(existing?.tools ?? [])].filter(([, r]) => !complete || audited.has(r.server)),
   );
   for (const report of servers) {
-    const before = recordsOf(existing, report.server);
+    // A tool listed malformed keeps its entry as it was: `before` leaves it out, so it stays.
+    const before = recordedOf(existing, report);
     const live = liveRecords(report.server, report.tools);
     const renames = new Map(
       diffRecords(before, live)

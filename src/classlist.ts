@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import * as z from 'zod/v4';
 import { lazily } from './lazy.js';
 import type { ClassifiedTool, Reach, TitleSource, ToolClass } from './classify.js';
@@ -212,16 +212,112 @@ export function toolLines(text: string): Map<string, number> {
   return lines;
 }
 
-function syntaxLine(text: string, error: SyntaxError): { line: number; column?: number } {
-  const lineCol = /line (\d+) column (\d+)/.exec(error.message);
-  if (lineCol) return { line: Number(lineCol[1]), column: Number(lineCol[2]) };
-  const position = /position (\d+)/.exec(error.message);
-  if (position) {
-    const offset = Number(position[1]);
-    return { line: lineAt(text, offset), column: offset - text.lastIndexOf('\n', offset - 1) };
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const ESCAPES = '"\\/bfnrt';
+const isSpace = (code: number): boolean =>
+  code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+const isHex = (char: string | undefined): boolean =>
+  char !== undefined && /^[0-9a-fA-F]$/.test(char);
+
+/**
+ * The offset where `text` stops being valid JSON (its length when it ends too early), or -1 when
+ * it is valid. V8's messages carry no position on Node 20 ("Unexpected token"), so the line of a
+ * syntax error comes from here. Iterative, so a deeply nested file cannot overflow the stack.
+ */
+export function jsonErrorOffset(text: string): number {
+  const end = text.length;
+  let i = 0;
+  const skipSpace = () => {
+    while (i < end && isSpace(text.charCodeAt(i))) i++;
+  };
+  /** Moves past the string at `i`; the offset of its error, or -1. */
+  const scanString = (): number => {
+    i++;
+    while (i < end) {
+      const char = text[i] as string;
+      if (char === '"') {
+        i++;
+        return -1;
+      }
+      if (char.charCodeAt(0) < 0x20) return i;
+      if (char === '\\') {
+        const escape = text[i + 1];
+        if (escape === 'u') {
+          for (let k = 2; k < 6; k++) if (!isHex(text[i + k])) return Math.min(i + k, end);
+          i += 6;
+        } else if (escape !== undefined && ESCAPES.includes(escape)) i += 2;
+        else return Math.min(i + 1, end);
+      } else i++;
+    }
+    return end;
+  };
+  // The closers of the open arrays and objects, innermost last.
+  const open: string[] = [];
+  let expect: 'value' | 'key' | 'after' = 'value';
+  for (;;) {
+    skipSpace();
+    const char = text[i];
+    if (expect === 'after') {
+      const closer = open.at(-1);
+      if (closer === undefined) return i === end ? -1 : i;
+      if (char === ',') {
+        i++;
+        expect = closer === '}' ? 'key' : 'value';
+      } else if (char === closer) {
+        i++;
+        open.pop();
+      } else return i;
+      continue;
+    }
+    if (expect === 'key') {
+      if (char !== '"') return i;
+      const error = scanString();
+      if (error >= 0) return error;
+      skipSpace();
+      if (text[i] !== ':') return i;
+      i++;
+      expect = 'value';
+      continue;
+    }
+    if (char === '{' || char === '[') {
+      i++;
+      skipSpace();
+      if (text[i] === (char === '{' ? '}' : ']')) i++;
+      else {
+        open.push(char === '{' ? '}' : ']');
+        expect = char === '{' ? 'key' : 'value';
+        continue;
+      }
+    } else if (char === '"') {
+      const error = scanString();
+      if (error >= 0) return error;
+    } else if (char === 't' || char === 'f' || char === 'n') {
+      const word = char === 't' ? 'true' : char === 'f' ? 'false' : 'null';
+      for (let k = 0; k < word.length; k++)
+        if (text[i + k] !== word[k]) return Math.min(i + k, end);
+      i += word.length;
+    } else {
+      NUMBER.lastIndex = i;
+      if (!NUMBER.test(text)) return char === '-' ? Math.min(i + 1, end) : i;
+      i = NUMBER.lastIndex;
+    }
+    expect = 'after';
   }
-  // No position in the message (e.g. an empty or truncated file): the end of the text.
-  return { line: lineAt(text, text.length) };
+}
+
+/** Where and why `text` is not JSON, as a person reads it. */
+function syntaxError(text: string): { line: number; column: number; problem: string } {
+  let offset = jsonErrorOffset(text);
+  // JSON.parse refused what the scanner accepts: should not happen; point at the end.
+  if (offset < 0) offset = text.length;
+  const char = text[offset];
+  // A file that ends too early: point just after its last word, not at a blank line below it.
+  if (char === undefined) offset = text.trimEnd().length;
+  return {
+    line: lineAt(text, offset),
+    column: offset - text.lastIndexOf('\n', offset - 1),
+    problem: char === undefined ? 'the file ends too early' : `unexpected ${JSON.stringify(char)}`,
+  };
 }
 
 /**
@@ -229,13 +325,15 @@ function syntaxLine(text: string, error: SyntaxError): { line: number; column?: 
  * stops the audit and is never overwritten.
  */
 export function parseClassList(text: string, path: string): ClassList {
+  // Editors may add a byte order mark; JSON.parse refuses it.
+  const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let data: unknown;
   try {
-    data = JSON.parse(text);
-  } catch (error) {
-    const where = syntaxLine(text, error as SyntaxError);
+    data = JSON.parse(json);
+  } catch {
+    const where = syntaxError(json);
     throw new AuditError(
-      `The class list ${path} is not valid JSON at line ${where.line}${where.column ? `, column ${where.column}` : ''}: ${(error as Error).message}.`,
+      `The class list ${path} is not valid JSON at line ${where.line}, column ${where.column}: ${where.problem}.`,
       `Fix that line (or restore the file with git checkout -- ${path}); the auditor will not overwrite a file it cannot read.`,
     );
   }
@@ -265,14 +363,14 @@ export function parseClassList(text: string, path: string): ClassList {
       const issue = parsed.error.issues[0];
       throw new AuditError(
         `The class list ${path} has a broken entry ${JSON.stringify(key)}${lineOf(key)}: ${issue ? `${issue.path.join('.') || 'entry'}: ${issue.message}` : 'invalid'}.`,
-        'Only "reason" is meant to be edited by hand; run update to rewrite the rest.',
+        `Fix the entry by hand (only "reason" is meant to be edited), or restore the file with git checkout -- ${path}; then run update, which never overwrites a class list it cannot read.`,
       );
     }
     const record: ToolRecord = parsed.data;
     if (key !== fullToolName(record.server, record.tool))
       throw new AuditError(
         `The class list ${path} has an entry keyed ${JSON.stringify(key)}${lineOf(key)} for tool "${record.tool}" of server "${record.server}".`,
-        `Its key must be ${JSON.stringify(fullToolName(record.server, record.tool))}; run update to rewrite it.`,
+        `Its key must be ${JSON.stringify(fullToolName(record.server, record.tool))}: fix it by hand, or restore the file with git checkout -- ${path}; then run update, which never overwrites a class list it cannot read.`,
       );
     tools.set(key, record);
   }
@@ -312,12 +410,26 @@ export function serializeClassList(list: ClassList): string {
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
-/** Writes through a temporary file and a rename, so a reader never sees half a file. */
+/**
+ * Writes through a temporary file and a rename, so a reader never sees half a file. A symlink is
+ * written through to its target (the rename would replace the link), and the file keeps its mode.
+ */
 export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  let target = path;
+  let mode: number | undefined;
+  try {
+    target = await realpath(path);
+    mode = (await stat(target)).mode & 0o7777;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new AuditError(`Could not write ${path}: ${(error as Error).message}.`);
+  }
+  const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     await writeFile(temp, text, 'utf8');
-    await rename(temp, path);
+    // Set after writing: a mode given to writeFile is narrowed by the umask.
+    if (mode !== undefined) await chmod(temp, mode);
+    await rename(temp, target);
   } catch (error) {
     await rm(temp, { force: true });
     throw new AuditError(`Could not write ${path}: ${(error as Error).message}.`);

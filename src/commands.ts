@@ -151,15 +151,19 @@ export async function runCli(argv: string[]): Promise<CliResult> {
     approved: values.approved ?? false,
   };
   if (values.base !== undefined) {
-    let text: string | null;
+    let text: string;
     try {
       text = await readFile(values.base, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-        throw new AuditError(`Could not read --base ${values.base}: ${(error as Error).message}.`);
-      text = null;
+      // A base that is not there is no "empty base": every dropped hint would pass unseen.
+      throw new AuditError(
+        `Could not read --base ${values.base}: ${(error as Error).message}.`,
+        (error as NodeJS.ErrnoException).code === 'ENOENT'
+          ? 'Pass the class list as it was at the base (git show <base>:<path> > base.json), or --base-ref <base> to read it from git.'
+          : undefined,
+      );
     }
-    options.base = { text, label: values.base };
+    options.base = { text, label: values.base, file: values.base };
   } else if (values['base-ref'] !== undefined) {
     options.base = {
       text: await readAtRef(values['base-ref'], settings.classList),

@@ -1,4 +1,5 @@
 import type { ServerReport } from './audit.js';
+import type { Finding } from './findings.js';
 import { codeSpanSafe } from './escape.js';
 import type { GitHubClient, RepoRef } from './github.js';
 import {
@@ -24,15 +25,23 @@ export function commentMarker(server: string): string {
 export interface CommentContext {
   failOn: FailOn;
   classList: string;
+  /** Findings about the run, not one server (stale waivers): they count in every verdict. */
+  runFindings: Finding[];
   updateCommand: string;
   approveLabel?: string;
   /** Where the full report is: the run's job summary. */
   summaryUrl?: string;
 }
 
-/** Whether this server's result fails the check. */
-export function serverFailed(report: ServerReport, failOn: FailOn): boolean {
-  return report.findings.some((f) => !f.waived && meetsThreshold(f.severity, failOn));
+/** Whether this server's result, with the run's own findings, fails the check. */
+export function serverFailed(
+  report: ServerReport,
+  failOn: FailOn,
+  runFindings: Finding[] = [],
+): boolean {
+  return [...report.findings, ...runFindings].some(
+    (f) => !f.waived && meetsThreshold(f.severity, failOn),
+  );
 }
 
 /** A table of the comment cut to fit `budget` characters, saying where the rest is. */
@@ -50,10 +59,11 @@ function fitCommentTable(table: Table, budget: number, what: string, summaryUrl?
  * (collapsed), then how to accept the change. All server text is escaped by the table renderers.
  */
 export function renderComment(report: ServerReport, context: CommentContext): string {
-  const counts = countsOf(report.tools, report.findings, report.changes);
-  const failed = serverFailed(report, context.failOn);
+  const findings = [...report.findings, ...context.runFindings];
+  const counts = countsOf(report.tools, findings, report.changes);
+  const failed = serverFailed(report, context.failOn, context.runFindings);
   const server = codeSpanSafe(report.server, 64);
-  const clean = !failed && counts.changed === 0 && report.findings.length === 0;
+  const clean = !failed && counts.changed === 0 && findings.length === 0;
   const head = [
     commentMarker(report.server),
     `### ${failed ? '❌' : '✅'} MCP tool annotations for \`${server}\`: ${failed ? 'failed' : 'passed'}`,
@@ -69,7 +79,7 @@ export function renderComment(report: ServerReport, context: CommentContext): st
   const accept = [
     '#### Accepting a change',
     '',
-    `The reviewed classes live in \`${context.classList}\`. To accept a change, run \`${context.updateCommand.replace(/`/g, "'")}\` and commit the file: reviewers (and CODEOWNERS) see exactly what changed in its diff.${context.approveLabel ? ` A dropped hint or a relaxed class that is intended can be approved with the \`${codeSpanSafe(context.approveLabel, 50)}\` label.` : ''}`,
+    `The reviewed classes live in \`${codeSpanSafe(context.classList, 200)}\`. To accept a change, run \`${codeSpanSafe(context.updateCommand.replace(/`/g, "'"), 1_000)}\` and commit the file: reviewers (and CODEOWNERS) see exactly what changed in its diff.${context.approveLabel ? ` A dropped hint or a relaxed class that is intended can be approved with the \`${codeSpanSafe(context.approveLabel, 50)}\` label.` : ''}`,
     '',
   ];
   let budget = BUDGET - head.join('\n').length - accept.join('\n').length - 500;
@@ -86,7 +96,7 @@ export function renderComment(report: ServerReport, context: CommentContext): st
   };
   if (report.changes.length)
     add('#### Class changes', changesTable(report.changes), 'changes', 0.4);
-  if (report.findings.length) add('#### Findings', findingsTable(report.findings), 'findings', 0.5);
+  if (findings.length) add('#### Findings', findingsTable(findings), 'findings', 0.5);
   if (report.tools.length) {
     const inventory = fitCommentTable(
       inventoryTable(report.tools),

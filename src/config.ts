@@ -8,6 +8,7 @@ import { DEFAULT_LIMITS, type ListLimits, type ProtocolEra, type ServerTarget } 
 import { DEFAULT_POLICIES } from './policies.js';
 import { isRuleId, RULE_IDS, type FailOn, type RuleId, type Severity } from './rules.js';
 import { parseEnvEntries, serverEnvironment, type SpawnSpec } from './process.js';
+import { isObject } from './tools.js';
 
 export type EraSetting = ProtocolEra | 'both';
 
@@ -87,11 +88,9 @@ const schemas = lazily(() => {
           rule: z.string(),
           tool: z.string().min(1),
           reason: z.string().min(1),
+          // Checked to be a real day after parsing, where the message can name the waiver.
           expires: z
-            .union([
-              z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-              z.date().transform((d) => d.toISOString().slice(0, 10)),
-            ])
+            .union([z.string(), z.date().transform((d) => d.toISOString().slice(0, 10))])
             .optional(),
         }),
       )
@@ -242,6 +241,61 @@ async function loadYaml(): Promise<typeof import('yaml')> {
   return typeof module.parse === 'function' ? module : (module.default as typeof import('yaml'));
 }
 
+/** Whether `day` is a real calendar day written YYYY-MM-DD (not 2027-02-30). */
+function isCalendarDay(day: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
+  const time = Date.parse(day);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === day;
+}
+
+/** The edit distance between two words (insertions, deletions, substitutions). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(
+        (previous[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    previous = row;
+  }
+  return previous[b.length] as number;
+}
+
+/** The known key `key` was probably meant to be: the same but for case, or within two edits. */
+function nearestKey(key: string, known: string[], caseOnly: boolean): string | undefined {
+  const lower = key.toLowerCase();
+  const same = known.find((k) => k.toLowerCase() === lower);
+  if (same !== undefined || caseOnly) return same;
+  let best: { key: string; distance: number } | undefined;
+  for (const k of known) {
+    const distance = editDistance(lower, k.toLowerCase());
+    if (distance <= 2 && (!best || distance < best.distance)) best = { key: k, distance };
+  }
+  return best?.key;
+}
+
+/**
+ * Refuses unknown top-level keys, so a typo (`polices:`) is not silently ignored. A JSON file is
+ * often an MCP client's own (.mcp.json, .vscode/mcp.json, claude_desktop_config.json) with keys of
+ * its own: there, only a known key in the wrong case is refused.
+ */
+function checkTopLevelKeys(data: unknown, path: string, known: string[]): void {
+  if (!isObject(data)) return;
+  const shared = path.toLowerCase().endsWith('.json');
+  for (const key of Object.keys(data)) {
+    if (known.includes(key)) continue;
+    const meant = nearestKey(key, known, shared);
+    if (shared && meant === undefined) continue;
+    throw new AuditError(
+      `The config file ${path} has an unknown key ${JSON.stringify(key)}${meant !== undefined ? `; did you mean ${JSON.stringify(meant)}?` : '.'}`,
+      `Known keys: ${known.join(', ')}. See the README for the config file format.`,
+    );
+  }
+}
+
 /**
  * Reads a config file (YAML; JSON such as .mcp.json is YAML too). `required` makes a missing file
  * an error; the default path may simply not exist.
@@ -273,7 +327,9 @@ export async function readConfigFile(
       'Fix the syntax; see the README for the format.',
     );
   }
-  const parsed = schemas().file.safeParse(data);
+  const fileSchema = schemas().file;
+  checkTopLevelKeys(data, path, Object.keys(fileSchema.shape));
+  const parsed = fileSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new AuditError(
@@ -287,12 +343,18 @@ export async function readConfigFile(
         `The config file ${path} sets a severity for unknown rule "${rule}".`,
         `Known rules: ${RULE_IDS.join(', ')}.`,
       );
-  for (const waiver of parsed.data.waivers ?? [])
+  for (const waiver of parsed.data.waivers ?? []) {
     if (!isRuleId(waiver.rule))
       throw new AuditError(
         `The config file ${path} has a waiver for unknown rule "${waiver.rule}".`,
         `Known rules: ${RULE_IDS.join(', ')}.`,
       );
+    if (waiver.expires !== undefined && !isCalendarDay(waiver.expires))
+      throw new AuditError(
+        `The config file ${path} has a waiver of ${waiver.rule} for ${JSON.stringify(waiver.tool)} that expires ${JSON.stringify(waiver.expires)}, which is not a date.`,
+        'Write expires as YYYY-MM-DD, a real day, e.g. 2027-01-31.',
+      );
+  }
   return parsed.data;
 }
 
@@ -429,10 +491,18 @@ export function resolveSettings(
       'No server to audit.',
       `Give its command after --, e.g. mcp-annotation-auditor check -- node server.js, or --url, or list servers in ${DEFAULT_CONFIG}.`,
     );
+  const classList = flags.classList ?? file?.classList ?? DEFAULT_CLASS_LIST;
+  if (!classList.trim())
+    throw new AuditError(
+      flags.classList !== undefined
+        ? '--class-list is empty.'
+        : `classList in ${filePath} is empty.`,
+      `Give the path of the class list file, or leave it out for ${DEFAULT_CLASS_LIST}.`,
+    );
   const settings: Settings = {
     servers,
     partial: Boolean(flags.only?.length),
-    classList: flags.classList ?? file?.classList ?? DEFAULT_CLASS_LIST,
+    classList,
     policies: flags.policies ?? file?.policies ?? DEFAULT_POLICIES,
     failOn: flags.failOn ?? file?.failOn ?? 'error',
     severities: file?.rules ?? {},

@@ -32,13 +32,36 @@ export interface RepoRef {
   repo: string;
 }
 
+/** The pauses before each retry of a GET. */
+const RETRY_DELAYS = [500, 1_500];
+
 export class GitHubClient {
   constructor(
     private readonly token: string,
     private readonly baseUrl = 'https://api.github.com',
   ) {}
 
+  /**
+   * One request. A GET (it changes nothing) that meets a network error or a 5xx answer is tried
+   * twice more, after 0.5 s and 1.5 s: those are most often over by then.
+   */
   private async call<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ data: T; link: string | null }> {
+    for (const delay of method === 'GET' ? RETRY_DELAYS : []) {
+      try {
+        return await this.callOnce<T>(method, path, body);
+      } catch (error) {
+        if (error instanceof GitHubError && error.status < 500) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+    return this.callOnce<T>(method, path, body);
+  }
+
+  private async callOnce<T>(
     method: string,
     path: string,
     body?: unknown,

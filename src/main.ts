@@ -1,6 +1,6 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import {
   appendSummary,
   getOptionalInput,
@@ -39,6 +39,7 @@ import {
   type PullRequestInfo,
   type RepoRef,
 } from './github.js';
+import { DEFAULT_CLASS_LIST } from './defaults.js';
 import { readInputs, type ActionInputs } from './inputs.js';
 import { renderJson, renderMarkdown, reportCounts, verdictLine } from './render.js';
 import { bySeverity } from './rules.js';
@@ -128,7 +129,8 @@ async function readBase(
     return await gitShow(`${sha}:${repoPath}`);
   } catch (error) {
     throw new AuditError(
-      `Could not read ${repoPath} at the base commit ${sha.slice(0, 12)}: ${apiError ? `${getErrorMessage(apiError)}; ` : ''}${getErrorMessage(error)}.`,
+      `Could not read ${repoPath} at the base commit ${sha.slice(0, 12)}: ${apiError ? `${getErrorMessage(apiError)}; ` : ''}${getErrorMessage(error)}. Without it, what this PR changes in the class list (a dropped hint, say) cannot be checked.`,
+      "Re-run the job. If it fails again, give the job a token that can read the repository's contents (permissions: contents: read), or check out with fetch-depth: 0.",
     );
   }
 }
@@ -146,10 +148,22 @@ function enter(dir: string, input: string): void {
   }
 }
 
-/** The path of a file relative to the repository root, with forward slashes. */
-function repoRelative(path: string, env: NodeJS.ProcessEnv): string {
-  const root = env.GITHUB_WORKSPACE ?? process.cwd();
-  return relative(root, resolve(path)).split(sep).join('/');
+/**
+ * The path of a file relative to the repository's root, with forward slashes: the root git
+ * reports (a checkout into a subfolder of the workspace has its own), else the workspace. Both
+ * sides are real paths, so a symlinked workspace cannot put the file outside the root.
+ */
+async function repoRelative(path: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const real = (p: string) => realpath(p).catch(() => p);
+  const top = await git(['rev-parse', '--show-toplevel']).then(
+    (out) => out.trim(),
+    () => '',
+  );
+  const root = await real(top || (env.GITHUB_WORKSPACE ?? process.cwd()));
+  const full = resolve(path);
+  return relative(root, join(await real(dirname(full)), basename(full)))
+    .split(sep)
+    .join('/');
 }
 
 function updateCommandFor(inputs: ActionInputs): string {
@@ -207,7 +221,9 @@ async function postComments(
       ...(summaryUrl !== undefined ? { summaryUrl } : {}),
     });
     const create =
-      mode === 'always' || server.changes.length > 0 || serverFailed(server, context.failOn);
+      mode === 'always' ||
+      server.changes.length > 0 ||
+      serverFailed(server, context.failOn, context.runFindings);
     try {
       const result = await upsertComment(target, server.server, body, create);
       if (result.id !== undefined) ids.push(result.id);
@@ -262,6 +278,39 @@ function summaryUrlOf(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /**
+ * The PR's labels now. The event's are those of the moment it fired: a re-run of the job, or a
+ * label added since, would not show. Read through the API when there is a token, else (or when
+ * that fails, with a warning) the event's.
+ */
+async function currentLabels(
+  client: GitHubClient | undefined,
+  repo: RepoRef | undefined,
+  pull: PullRequestInfo,
+  fromEvent: boolean,
+): Promise<string[]> {
+  if (!client || !repo || !fromEvent) return pull.labels;
+  try {
+    return (await client.getPull(repo, pull.number)).labels;
+  } catch (error) {
+    issueAnnotation(
+      'warning',
+      `Could not read the labels of PR #${pull.number} (${terminalSafe(getErrorMessage(error), 200)}); using those of the event that started this run.`,
+    );
+    return pull.labels;
+  }
+}
+
+/** The servers a class list records; none when it cannot be read. */
+async function recordedServers(path: string): Promise<string[]> {
+  try {
+    const list = parseClassList(await readFile(path, 'utf8'), path);
+    return [...new Set([...list.tools.values()].map((r) => r.server))];
+  } catch {
+    return [];
+  }
+}
+
+/**
  * When the audit cannot run, an existing sticky comment must not keep showing an old green state:
  * it is updated (never created) to say so.
  */
@@ -283,7 +332,11 @@ async function markCommentsFailed(
  */
 export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlyStart): Promise<void> {
   let target: CommentTarget | undefined;
+  // The servers whose comments an error marks: named in the config, or once the audit has
+  // named them all; until then, also those the class list records.
   let serverNames: string[] = [];
+  let namesKnown = false;
+  let classListPath: string | undefined;
   // Masked before anything can print it: an input error may quote a value that holds it.
   const token = getOptionalInput('github-token', env);
   if (token) setSecret(token);
@@ -295,14 +348,13 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
     if (inputs.workingDirectory && !early?.enteredWorkingDirectory)
       enter(resolve(workspace, inputs.workingDirectory), inputs.workingDirectory);
-    const file = await readConfigFile(inputs.config, inputs.configRequired, (path) =>
-      readText(path, early),
-    );
     const repo = readRepo(env);
     const client = inputs.token ? new GitHubClient(inputs.token, env.GITHUB_API_URL) : undefined;
     let pull = await readEvent(env.GITHUB_EVENT_PATH, early);
+    let pullFromEvent = pull !== undefined;
     if (inputs.prNumber !== undefined && pull?.number !== inputs.prNumber) {
       pull = undefined;
+      pullFromEvent = false;
       if (client && repo)
         pull = await client.getPull(repo, inputs.prNumber).catch((error: unknown) => {
           issueAnnotation(
@@ -315,6 +367,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     const prNumber = inputs.prNumber ?? pull?.number;
     if (client && repo && prNumber !== undefined && inputs.comment !== 'never')
       target = { client, repo, prNumber };
+    // Read after the comment target is known: a config file that is wrong marks the comment.
+    classListPath = inputs.overrides.classList ?? DEFAULT_CLASS_LIST;
+    const file = await readConfigFile(inputs.config, inputs.configRequired, (path) =>
+      readText(path, early),
+    );
 
     let report: Report;
     let settings: Settings | undefined;
@@ -325,34 +382,48 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
       report = await readReportFile(inputs.reportFile);
       reportPath = resolve(inputs.reportFile);
       classListRepoPath = report.classList;
+      serverNames = report.servers.map((s) => s.server);
+      namesKnown = true;
     } else {
       settings = resolveSettings(file, inputs.config, inputs.overrides);
+      classListPath = settings.classList;
       serverNames = settings.servers.flatMap((s) => (s.name !== undefined ? [s.name] : []));
+      namesKnown = serverNames.length === settings.servers.length;
       if (inputs.token) withholdToken(settings, inputs.token);
-      classListRepoPath = repoRelative(settings.classList, env);
+      classListRepoPath = await repoRelative(settings.classList, env);
       const options: AuditOptions = { mode: inputs.mode, updateCommand };
       // Read while the server boots and lists its tools: the audit waits for it only then.
       let baseRead: Promise<{ base?: BaseText; warning?: string }> | undefined;
       if (inputs.mode === 'check' && pull) {
         const baseSha = pull.baseSha;
-        baseRead = readBase(client, repo, classListRepoPath, baseSha)
-          .then((text) => {
-            // A base that does not parse must not block the PR that repairs it.
+        // A base that cannot be read fails the audit (a dropped hint would pass unseen); one
+        // that does not parse must not block the PR that repairs it, and only warns.
+        baseRead = readBase(client, repo, classListRepoPath, baseSha).then((text) => {
+          try {
             if (text !== null) parseClassList(text, `${classListRepoPath} at the base commit`);
-            return { base: { text, label: `the base commit ${baseSha.slice(0, 12)}` } };
-          })
-          .catch((error: unknown) => ({
-            warning: `${terminalSafe(describeError(error), 600)} Comparing with the class list at HEAD only.`,
-          }));
+          } catch (error) {
+            return {
+              warning: `${terminalSafe(describeError(error), 600)} Comparing with the class list at HEAD only.`,
+            };
+          }
+          return { base: { text, label: `the base commit ${baseSha.slice(0, 12)}` } };
+        });
         options.base = baseRead.then((read) => read.base);
+        // Awaited through the audit; until then a failure must not count as unhandled.
+        baseRead.catch(() => undefined);
       }
-      if (settings.approveLabel && pull?.labels.includes(settings.approveLabel))
-        options.approved = true;
+      if (settings.approveLabel && pull) {
+        const label = settings.approveLabel;
+        options.approved = currentLabels(client, repo, pull, pullFromEvent).then((labels) =>
+          labels.includes(label),
+        );
+      }
       report = await runAudit(settings, options);
       // Said once the audit has compared: if it failed first, nothing was compared.
-      const warning = (await baseRead)?.warning;
+      const warning = baseRead && (await baseRead).warning;
       if (warning) issueAnnotation('warning', warning);
       serverNames = report.servers.map((s) => s.server);
+      namesKnown = true;
       reportPath = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'report.json');
       await mkdir(dirname(reportPath), { recursive: true });
       await writeFile(reportPath, renderJson(report));
@@ -394,7 +465,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
         const context = {
           failOn: report.failOn,
           classList: report.classList,
-          updateCommand,
+          runFindings: report.findings,
+          // A report file's own: this job's inputs do not say how the PR's run started its server.
+          updateCommand: report.updateCommand ?? updateCommand,
           ...(approveLabel !== undefined ? { approveLabel } : {}),
         };
         const posted = await postComments(
@@ -425,7 +498,12 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     appendSummary(
       `### MCP tool annotations: the audit could not run\n\n${markdownSafe(message, 2_000)}\n`,
     );
-    if (target) await markCommentsFailed(target, serverNames, message);
+    if (target) {
+      const names = new Set(serverNames);
+      if (!namesKnown && classListPath !== undefined)
+        for (const name of await recordedServers(classListPath)) names.add(name);
+      await markCommentsFailed(target, [...names], message);
+    }
     process.exitCode = 1;
   }
 }

@@ -119,6 +119,7 @@ export function renderJson(report: Report): string {
     ],
     changes: report.servers.flatMap((s) => s.changes.map((c) => changeJson(s.server, c))),
     ...(report.classListWritten !== undefined ? { classListWritten: report.classListWritten } : {}),
+    ...(report.updateCommand !== undefined ? { updateCommand: report.updateCommand } : {}),
   };
   return `${JSON.stringify(json, null, 2)}\n`;
 }

@@ -15,10 +15,14 @@ import { RULE_IDS } from './rules.js';
  * text is escaped by the renderers like any server text.
  */
 
-const MANY = 100_000;
-/** The report's schema; built only for a report file. */
+/**
+ * The report's schema; built only for a report file. It takes whatever an audit can write: no
+ * caps of its own on texts or lists (a description as long as a listing line, more findings
+ * than tools), so the only bound is the file's, a JavaScript string's longest (about 512 MiB).
+ * The renderers bound every text they print.
+ */
 const reportSchema = lazily(() => {
-  const text = z.string().max(100_000);
+  const text = z.string();
   const hintState = z.strictObject({
     declared: z.boolean(),
     value: z.boolean().optional(),
@@ -52,62 +56,55 @@ const reportSchema = lazily(() => {
     result: z.enum(['passed', 'failed']),
     failOn: z.enum(['error', 'warning', 'notice', 'never']),
     classList: text,
-    servers: z
-      .array(
-        z.looseObject({
-          server: text,
-          target: text,
-          era: z.enum(['legacy', 'modern', 'both']),
-          stdoutNoise: z.array(text).max(100).optional(),
-        }),
-      )
-      .max(1_000),
-    tools: z
-      .array(
-        z.looseObject({
-          server: text,
-          name: text,
-          fullName: text,
-          title: text,
-          titleSource,
-          class: cls,
-          reach,
-          hints,
-          description: text.optional(),
-        }),
-      )
-      .max(MANY),
-    findings: z
-      .array(
-        z.looseObject({
-          server: text.nullable(),
-          rule: z.enum(RULE_IDS as [string, ...string[]]),
-          severity,
-          tool: text.optional(),
-          message: text,
-          fix: text.optional(),
-          hints: z.array(hintName).optional(),
-          waived: z.looseObject({ reason: text, expires: text.optional() }).optional(),
-          approved: z.boolean().optional(),
-        }),
-      )
-      .max(MANY),
-    changes: z
-      .array(
-        z.looseObject({
-          server: text,
-          kind: z.enum(['added', 'removed', 'renamed', 'changed']),
-          name: text,
-          tool: text,
-          renamedFrom: text.optional(),
-          before: side,
-          after: side,
-          hints: z
-            .array(z.strictObject({ hint: hintName, before: recorded, after: recorded }))
-            .max(4),
-        }),
-      )
-      .max(MANY),
+    updateCommand: text.optional(),
+    servers: z.array(
+      z.looseObject({
+        server: text,
+        target: text,
+        era: z.enum(['legacy', 'modern', 'both']),
+        stdoutNoise: z.array(text).optional(),
+      }),
+    ),
+    tools: z.array(
+      z.looseObject({
+        server: text,
+        name: text,
+        fullName: text,
+        title: text,
+        titleSource,
+        class: cls,
+        reach,
+        hints,
+        description: text.optional(),
+      }),
+    ),
+    findings: z.array(
+      z.looseObject({
+        server: text.nullable(),
+        rule: z.enum(RULE_IDS as [string, ...string[]]),
+        severity,
+        tool: text.optional(),
+        message: text,
+        fix: text.optional(),
+        hints: z.array(hintName).optional(),
+        waived: z.looseObject({ reason: text, expires: text.optional() }).optional(),
+        approved: z.boolean().optional(),
+      }),
+    ),
+    changes: z.array(
+      z.looseObject({
+        server: text,
+        kind: z.enum(['added', 'removed', 'renamed', 'changed']),
+        name: text,
+        tool: text,
+        renamedFrom: text.optional(),
+        before: side,
+        after: side,
+        hints: z
+          .array(z.strictObject({ hint: hintName, before: recorded, after: recorded }))
+          .max(4),
+      }),
+    ),
   });
 });
 type ReportSide = z.infer<ReturnType<typeof reportSchema>>['changes'][number]['before'];
@@ -190,6 +187,7 @@ export function parseReport(json: string, path: string): Report {
     result: r.result,
     failOn: r.failOn,
     classList: r.classList,
+    ...(r.updateCommand !== undefined ? { updateCommand: r.updateCommand } : {}),
     servers,
     findings: r.findings.filter((f) => f.server === null).map(toFinding),
   };

@@ -16,30 +16,35 @@ export function renderSarif(
   version: string,
 ): string {
   const lines = classListText !== undefined ? toolLines(classListText) : undefined;
-  const results = report.servers.flatMap((server) =>
-    server.findings.map((f) => {
-      const line =
-        f.tool !== undefined ? lines?.get(fullToolName(server.server, f.tool)) : undefined;
-      return {
-        ruleId: f.rule,
-        level: LEVEL[f.severity],
-        message: {
-          text: findingText(f),
-        },
-        locations: [
-          {
-            physicalLocation: {
-              artifactLocation: { uri: classListPath },
-              region: { startLine: line ?? 1 },
-            },
+  // The run's own findings (stale waivers) have no tool line: they point at the file's top.
+  const located = [
+    ...report.servers.flatMap((server) =>
+      server.findings.map((f) => ({ f, server: server.server })),
+    ),
+    ...report.findings.map((f) => ({ f, server: undefined })),
+  ];
+  const results = located.map(({ f, server }) => {
+    const line =
+      f.tool !== undefined && server !== undefined
+        ? lines?.get(fullToolName(server, f.tool))
+        : undefined;
+    return {
+      ruleId: f.rule,
+      level: LEVEL[f.severity],
+      message: {
+        text: findingText(f),
+      },
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: classListPath },
+            region: { startLine: line ?? 1 },
           },
-        ],
-        ...(f.waived
-          ? { suppressions: [{ kind: 'external', justification: f.waived.reason }] }
-          : {}),
-      };
-    }),
-  );
+        },
+      ],
+      ...(f.waived ? { suppressions: [{ kind: 'external', justification: f.waived.reason }] } : {}),
+    };
+  });
   const sarif = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',

@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { copyFile, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pullRequestEvent, runAction, TOKEN } from './support/action.js';
 import {
@@ -22,6 +24,7 @@ import {
 } from './support/github-api.js';
 
 const MARKER = '<!-- mcp-annotation-auditor:notes -->';
+const exec = promisify(execFile);
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
 
 function quote(words: string[]): string {
@@ -180,7 +183,7 @@ describe('the action, run as GitHub runs it', () => {
     expect(api.commentsOn(1)[0]?.body).toContain('edit → **read**');
   });
 
-  it('a base class list that cannot be read or parsed gives a warning, and HEAD is compared instead', async () => {
+  it('a base class list that does not parse gives a warning, and HEAD is compared instead', async () => {
     const { dir, base } = await workspace(api, spec);
     api.setFile(DEFAULT_BASE_SHA, 'mcp-tool-classes.json', '{ "tools": ');
     const broken = await runAction({
@@ -193,22 +196,43 @@ describe('the action, run as GitHub runs it', () => {
       /::warning::.*mcp-tool-classes\.json at the base commit.*Comparing with the class list at HEAD only\./,
     );
     expect(broken.outputs.result).toBe('passed');
-    // The API fails and the workspace is no git checkout: both reasons are given.
+  });
+
+  it('a base class list that cannot be read fails the audit, after retries, and says what to do', async () => {
+    const { dir } = await workspace(api, spec);
+    const dropped = await specServer(dir, 'dropped.json', dropDestructive(spec));
+    await recordAtHead(dir, dropped);
+    // One failed read is tried again: the dropped hint is still caught.
     api.failNext({ path: /\/contents\//, status: 502 });
+    const retried = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(dropped), policies: 'claude' },
+    });
+    expect(retried.code, retried.stdout).toBe(1);
+    expect(retried.summary).toContain('hint-dropped');
+    // Every try fails, and the workspace is no git checkout: the audit could not run, and says
+    // both reasons; it does not pass the dropped hint by comparing with HEAD only.
+    api.failNext({ path: /\/contents\//, status: 502, times: 3 });
     const unread = await runAction({
       workspace: dir,
       apiUrl: api.url,
-      inputs: { command: quote(base), policies: 'claude' },
+      inputs: { command: quote(dropped), policies: 'claude' },
     });
-    expect(unread.code, unread.stdout).toBe(0);
+    expect(unread.code, unread.stdout).toBe(1);
+    expect(unread.outputs.result).toBe('error');
     expect(unread.stdout).toMatch(
-      /::warning::Could not read mcp-tool-classes\.json at the base commit 6dcb09b5b578: .*502.*\. Comparing with the class list at HEAD only\./,
+      /::error::Could not read mcp-tool-classes\.json at the base commit 6dcb09b5b578: .*502.*; .*contents: read/,
     );
+    expect(unread.stdout).not.toContain('Comparing with the class list at HEAD only');
     expect(unread.stdout).not.toContain('This is a bug');
-    expect(unread.outputs.result).toBe('passed');
-    // The audit fails while the base is still on its way: no word about comparing anything.
+    expect(unread.summary).toContain('the audit could not run');
+  });
+
+  it('a base read still on its way when the audit fails says nothing about comparing', async () => {
+    const { dir } = await workspace(api, spec);
     api.latency = { path: /\/contents\//, ms: 1_000 };
-    api.failNext({ path: /\/contents\//, status: 502 });
+    api.failNext({ path: /\/contents\//, status: 502, times: 3 });
     const failed = await runAction({
       workspace: dir,
       apiUrl: api.url,
@@ -250,18 +274,37 @@ describe('the action, run as GitHub runs it', () => {
     const { dir } = await workspace(api, spec);
     const dropped = await specServer(dir, 'dropped.json', dropDestructive(spec));
     await recordAtHead(dir, dropped);
-    const run = await runAction({
+    const inputs = {
+      command: quote(dropped),
+      policies: 'claude',
+      'approve-label': 'annotations-approved',
+    };
+    // Labelled after the event fired (a re-run reuses the event): the PR's labels now count.
+    (api.pulls.get(1) as { labels?: string[] }).labels = ['annotations-approved'];
+    const run = await runAction({ workspace: dir, apiUrl: api.url, inputs });
+    expect(run.code, run.stdout).toBe(0);
+    expect(api.commentsOn(1)[0]?.body).toMatch(/notice \(approved\) \| `hint-dropped`/);
+    // And unlabelled since: the event's label no longer approves.
+    (api.pulls.get(1) as { labels?: string[] }).labels = [];
+    const removed = await runAction({
       workspace: dir,
       apiUrl: api.url,
       event: pullRequestEvent(1, ['annotations-approved']),
-      inputs: {
-        command: quote(dropped),
-        policies: 'claude',
-        'approve-label': 'annotations-approved',
-      },
+      inputs,
     });
-    expect(run.code, run.stdout).toBe(0);
-    expect(api.commentsOn(1)[0]?.body).toMatch(/notice \(approved\) \| `hint-dropped`/);
+    expect(removed.code, removed.stdout).toBe(1);
+    // The PR cannot be read: the event's labels, with a warning.
+    api.failNext({ method: 'GET', path: /\/pulls\/1$/, status: 502, times: 3 });
+    const fallback = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      event: pullRequestEvent(1, ['annotations-approved']),
+      inputs,
+    });
+    expect(fallback.code, fallback.stdout).toBe(0);
+    expect(fallback.stdout).toMatch(
+      /::warning::Could not read the labels of PR #1 .*; using those of the event/,
+    );
   });
 
   it('a 403 on create (fork PR token) writes the summary and a notice, and the exit follows the findings', async () => {
@@ -427,7 +470,7 @@ describe('the action, run as GitHub runs it', () => {
     await writeFile(join(bin, 'git'), '#!/bin/sh\nenv >> "$GIT_ENV_DUMP"\nexit 1\n', {
       mode: 0o755,
     });
-    api.failNext({ path: /\/contents\//, status: 502 });
+    api.failNext({ path: /\/contents\//, status: 502, times: 3 });
     const run = await runAction({
       workspace: dir,
       apiUrl: api.url,
@@ -440,7 +483,7 @@ describe('the action, run as GitHub runs it', () => {
         NPM_TOKEN: 'npm-secret',
       },
     });
-    expect(run.stdout).toContain('Comparing with the class list at HEAD only.');
+    expect(run.stdout).toContain('Could not read mcp-tool-classes.json at the base commit');
     const seen = await readFile(dump, 'utf8');
     expect(seen).toContain('GIT_NO_REPLACE_OBJECTS=1');
     expect(seen).not.toContain(TOKEN);
@@ -575,7 +618,8 @@ describe('the action, run as GitHub runs it', () => {
       // Labels of any shape: only named ones count, and they still do.
       const dropped = await specServer(dir, 'dropped.json', dropDestructive(spec));
       await recordAtHead(dir, dropped);
-      const odd = pullRequestEvent();
+      // A PR the API does not know: the event's labels are all there is.
+      const odd = pullRequestEvent(7);
       (odd.pull_request as { labels: unknown }).labels = [null, 'x', { name: 7 }, { name: 'ok' }];
       const labelled = await runAction({
         workspace: dir,
@@ -916,5 +960,139 @@ describe('the action, run as GitHub runs it', () => {
       }),
     );
     expect(sarif.runs[0]?.tool.driver.rules.map((r) => r.id)).toContain('hint-dropped');
+  });
+
+  describe('found by a fault-injection pass', () => {
+    it("report-file: the class list path and the PR run's update command reach the comment only as code; a long description is read back", async () => {
+      const { dir } = await workspace(api, spec);
+      const relaxed = await specServer(
+        dir,
+        'relaxed.json',
+        withAnnotations(
+          { ...spec, tools: spec.tools.map((t) => ({ ...t, description: 'd'.repeat(200_000) })) },
+          'add_note',
+          { readOnlyHint: true },
+        ),
+      );
+      await recordAtHead(dir, relaxed);
+      const audit = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: { command: quote(relaxed), policies: 'claude', comment: 'never' },
+      });
+      const path = audit.outputs.report ?? '';
+      const report = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+      expect(report.updateCommand).toBe(
+        `npx mcp-annotation-auditor update -- ${relaxed.join(' ')}`,
+      );
+      report.classList =
+        'x` @octo-org/security <img src=x> [phish](https://evil.example/login) <!-- mcp-annotation-auditor:other --> `y';
+      await writeFile(path, JSON.stringify(report));
+      const trusted = await tempDir();
+      const run = await runAction({
+        workspace: trusted,
+        apiUrl: api.url,
+        eventName: 'workflow_run',
+        event: { action: 'completed', workflow_run: { id: 1 } },
+        inputs: { 'report-file': path, 'pr-number': '1' },
+      });
+      expect(run.code, run.stdout).toBe(0);
+      const body = api.commentsOn(1)[0]?.body ?? '';
+      // One code span from the first backtick to the last: no mention, image, link or marker.
+      expect(body).toMatch(/live in `x {2}@octo-org\/security <img src=x> \[phish\][^`]* {2}y`\./);
+      // The forged marker is inside that span; ours still opens the comment.
+      expect(body.startsWith(MARKER)).toBe(true);
+      // How to accept the change is the PR run's own command, not this job's (it has none).
+      expect(body).toContain(`run \`npx mcp-annotation-auditor update -- ${relaxed.join(' ')}\``);
+    });
+
+    it('a server that cannot start marks the comment of the server the class list records, without server-name', async () => {
+      const { dir } = await workspace(api, spec);
+      const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
+      await recordAtHead(dir, relaxed);
+      const first = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: { command: quote(relaxed), policies: 'claude' },
+      });
+      expect(api.commentsOn(1)[0]?.body, first.stdout).toContain('passed');
+      const broken = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: { command: quote(['node', join(SERVERS, 'exit-at-once.mjs')]) },
+      });
+      expect(broken.code).toBe(1);
+      expect(api.commentsOn(1)).toHaveLength(1);
+      expect(api.commentsOn(1)[0]?.body).toContain('`notes`: the audit could not run');
+      // A config file that is not YAML: the same.
+      await recordAtHead(dir, relaxed);
+      await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: { command: quote(relaxed), policies: 'claude' },
+      });
+      expect(api.commentsOn(1)[0]?.body).toContain('passed');
+      await writeFile(join(dir, 'auditor.yml'), 'policies: [claude\n');
+      const badConfig = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: { command: quote(relaxed), config: 'auditor.yml' },
+      });
+      expect(badConfig.code).toBe(1);
+      expect(api.commentsOn(1)[0]?.body).toContain('the audit could not run');
+      expect(api.commentsOn(1)[0]?.body).toContain('not valid YAML');
+    });
+
+    it('findings about the run (a stale waiver) fail the comment and reach SARIF', async () => {
+      const { dir, base } = await workspace(api, spec);
+      await writeFile(
+        join(dir, 'auditor.yml'),
+        'failOn: warning\nwaivers:\n  - {rule: hint-dropped, tool: ghost_tool, reason: gone}\n',
+      );
+      const run = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: { command: quote(base), config: 'auditor.yml', 'sarif-file': 'out.sarif' },
+      });
+      expect(run.code, run.stdout).toBe(1);
+      const body = api.commentsOn(1)[0]?.body ?? '';
+      expect(body).toContain('❌');
+      expect(body).toContain('`stale-waiver`');
+      const sarif = JSON.parse(await readFile(join(dir, 'out.sarif'), 'utf8')) as {
+        runs: { results: { ruleId: string }[] }[];
+      };
+      expect(sarif.runs[0]?.results.map((r) => r.ruleId)).toEqual(['stale-waiver']);
+    });
+
+    it('update mode counts what it changed', async () => {
+      const dir = await tempDir();
+      const inputs = { command: `node ${EXAMPLE}`, mode: 'update' };
+      const first = await runAction({ workspace: dir, apiUrl: api.url, inputs });
+      expect(first.outputs['changed-count']).toBe('3');
+      const again = await runAction({ workspace: dir, apiUrl: api.url, inputs });
+      expect(again.outputs['changed-count']).toBe('0');
+    });
+
+    it('a repository checked out into a subfolder reads its base class list from the repository root', async () => {
+      const workspaceDir = await tempDir();
+      const repo = join(workspaceDir, 'sub');
+      await mkdir(repo);
+      await exec('git', ['init', '-q'], { cwd: repo });
+      const text = await recordedClassList(spec);
+      await writeFile(join(repo, 'mcp-tool-classes.json'), text);
+      api.setFile(DEFAULT_BASE_SHA, 'mcp-tool-classes.json', text);
+      const relaxed = await specServer(repo, 'relaxed.json', relaxAddNote(spec));
+      await recordAtHead(repo, relaxed);
+      const run = await runAction({
+        workspace: workspaceDir,
+        apiUrl: api.url,
+        inputs: { command: quote(relaxed), 'working-directory': 'sub', policies: 'claude' },
+      });
+      expect(run.code, run.stdout).toBe(0);
+      expect(api.requests.map((r) => r.path)).toContain(
+        '/repos/octo-org/octo-repo/contents/mcp-tool-classes.json',
+      );
+      expect(api.commentsOn(1)[0]?.body).toContain('edit → **read**');
+    });
   });
 });
