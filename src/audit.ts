@@ -375,6 +375,23 @@ export function allFindings(report: Report): Finding[] {
   return [...report.servers.flatMap((s) => s.findings), ...report.findings];
 }
 
+/**
+ * Every finding with the class-list key of the tool it is about (`mcp__<server>__<tool>`), where
+ * it has one: the line it is located on (annotations, SARIF). The run's own findings have none.
+ */
+export function keyedFindings(report: Report): { finding: Finding; key?: string }[] {
+  return [
+    ...report.servers.flatMap((s) =>
+      s.findings.map((finding) =>
+        finding.tool !== undefined
+          ? { finding, key: fullToolName(s.server, finding.tool) }
+          : { finding },
+      ),
+    ),
+    ...report.findings.map((finding) => ({ finding })),
+  ];
+}
+
 /** Whether any unwaived finding meets the fail-on threshold. */
 export function resultOf(findings: Finding[], failOn: FailOn): 'passed' | 'failed' {
   return findings.some((f) => !f.waived && meetsThreshold(f.severity, failOn))

@@ -1,4 +1,4 @@
-import type { ServerReport } from './audit.js';
+import { resultOf, type ServerReport } from './audit.js';
 import type { Finding } from './findings.js';
 import { codeSpanSafe } from './escape.js';
 import type { GitHubClient, RepoRef } from './github.js';
@@ -11,7 +11,7 @@ import {
   plural,
   type Table,
 } from './render.js';
-import { meetsThreshold, type FailOn } from './rules.js';
+import type { FailOn } from './rules.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; we stay well below. */
 export const COMMENT_LIMIT = 65_536;
@@ -39,9 +39,7 @@ export function serverFailed(
   failOn: FailOn,
   runFindings: Finding[] = [],
 ): boolean {
-  return [...report.findings, ...runFindings].some(
-    (f) => !f.waived && meetsThreshold(f.severity, failOn),
-  );
+  return resultOf([...report.findings, ...runFindings], failOn) === 'failed';
 }
 
 /** A table of the comment cut to fit `budget` characters, saying where the rest is. */
@@ -61,7 +59,7 @@ function fitCommentTable(table: Table, budget: number, what: string, summaryUrl?
 export function renderComment(report: ServerReport, context: CommentContext): string {
   const findings = [...report.findings, ...context.runFindings];
   const counts = countsOf(report.tools, findings, report.changes);
-  const failed = serverFailed(report, context.failOn, context.runFindings);
+  const failed = resultOf(findings, context.failOn) === 'failed';
   const server = codeSpanSafe(report.server, 64);
   const clean = !failed && counts.changed === 0 && findings.length === 0;
   const head = [

@@ -9,8 +9,15 @@ import {
   setSecret,
   SUMMARY_LIMIT,
 } from './actions.js';
-import { allFindings, runAudit, type AuditOptions, type BaseText, type Report } from './audit.js';
-import { fullToolName, parseClassList, toolLines } from './classlist.js';
+import {
+  allFindings,
+  keyedFindings,
+  runAudit,
+  type AuditOptions,
+  type BaseText,
+  type Report,
+} from './audit.js';
+import { parseClassList, toolLines } from './classlist.js';
 import {
   commentMarker,
   renderComment,
@@ -27,7 +34,7 @@ import {
   type Settings,
 } from './config.js';
 import { AuditError, describeError, getErrorMessage } from './errors.js';
-import { findingText, type Finding } from './findings.js';
+import { findingText } from './findings.js';
 import { readText, type EarlyStart } from './early.js';
 import { git, gitShow } from './git.js';
 import { codeSpanSafe, linesSafe, markdownSafe, terminalSafe } from './escape.js';
@@ -178,22 +185,16 @@ function updateCommandFor(inputs: ActionInputs): string {
 
 /** Workflow annotations on the class-list lines of the tools concerned, most severe first. */
 function annotate(report: Report, classListText: string | undefined, file: string): void {
-  const found: { f: Finding; server?: string }[] = report.servers.flatMap((server) =>
-    server.findings.filter((f) => !f.waived).map((f) => ({ f, server: server.server })),
-  );
-  for (const f of report.findings) found.push({ f });
-  found.sort((a, b) => bySeverity(a.f, b.f));
+  const found = keyedFindings(report).filter(({ finding }) => !finding.waived);
+  found.sort((a, b) => bySeverity(a.finding, b.finding));
   const shown = found.slice(0, MAX_ANNOTATIONS);
   // Lines are looked up only for the findings shown (the class list may hold 10,000 tools).
   const lines =
-    classListText !== undefined && shown.some(({ f }) => f.tool !== undefined)
+    classListText !== undefined && shown.some(({ key }) => key !== undefined)
       ? toolLines(classListText)
       : undefined;
-  for (const { f, server } of shown) {
-    const line =
-      f.tool !== undefined && server !== undefined
-        ? lines?.get(fullToolName(server, f.tool))
-        : undefined;
+  for (const { finding: f, key } of shown) {
+    const line = key !== undefined ? lines?.get(key) : undefined;
     issueAnnotation(f.severity, findingText(f), {
       ...(classListText !== undefined ? { file, line: line ?? 1 } : {}),
       title: `mcp-annotation-auditor: ${f.rule}`,
@@ -390,7 +391,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
       serverNames = settings.servers.flatMap((s) => (s.name !== undefined ? [s.name] : []));
       namesKnown = serverNames.length === settings.servers.length;
       if (inputs.token) withholdToken(settings, inputs.token);
-      classListRepoPath = await repoRelative(settings.classList, env);
+      // git finds the repository's root while the server boots; only the base read waits for it.
+      const repoPath = repoRelative(settings.classList, env);
       const options: AuditOptions = { mode: inputs.mode, updateCommand };
       // Read while the server boots and lists its tools: the audit waits for it only then.
       let baseRead: Promise<{ base?: BaseText; warning?: string }> | undefined;
@@ -398,9 +400,10 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
         const baseSha = pull.baseSha;
         // A base that cannot be read fails the audit (a dropped hint would pass unseen); one
         // that does not parse must not block the PR that repairs it, and only warns.
-        baseRead = readBase(client, repo, classListRepoPath, baseSha).then((text) => {
+        baseRead = repoPath.then(async (path) => {
+          const text = await readBase(client, repo, path, baseSha);
           try {
-            if (text !== null) parseClassList(text, `${classListRepoPath} at the base commit`);
+            if (text !== null) parseClassList(text, `${path} at the base commit`);
           } catch (error) {
             return {
               warning: `${terminalSafe(describeError(error), 600)} Comparing with the class list at HEAD only.`,
@@ -419,6 +422,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
         );
       }
       report = await runAudit(settings, options);
+      classListRepoPath = await repoPath;
       // Said once the audit has compared: if it failed first, nothing was compared.
       const warning = baseRead && (await baseRead).warning;
       if (warning) issueAnnotation('warning', warning);

@@ -1,5 +1,5 @@
-import type { Report } from './audit.js';
-import { fullToolName, toolLines } from './classlist.js';
+import { keyedFindings, type Report } from './audit.js';
+import { toolLines } from './classlist.js';
 import { findingText } from './findings.js';
 import { RULE_IDS, RULES } from './rules.js';
 
@@ -17,17 +17,8 @@ export function renderSarif(
 ): string {
   const lines = classListText !== undefined ? toolLines(classListText) : undefined;
   // The run's own findings (stale waivers) have no tool line: they point at the file's top.
-  const located = [
-    ...report.servers.flatMap((server) =>
-      server.findings.map((f) => ({ f, server: server.server })),
-    ),
-    ...report.findings.map((f) => ({ f, server: undefined })),
-  ];
-  const results = located.map(({ f, server }) => {
-    const line =
-      f.tool !== undefined && server !== undefined
-        ? lines?.get(fullToolName(server, f.tool))
-        : undefined;
+  const results = keyedFindings(report).map(({ finding: f, key }) => {
+    const line = key !== undefined ? lines?.get(key) : undefined;
     return {
       ruleId: f.rule,
       level: LEVEL[f.severity],

@@ -13,6 +13,7 @@ import {
   specServer,
   startsIn,
   tempDir,
+  withAnnotations,
   withStarts,
   type SpecTool,
 } from './support/cli.js';
@@ -64,16 +65,6 @@ async function workspace(
   await writeFile(join(dir, 'mcp-tool-classes.json'), text);
   api.setFile(DEFAULT_BASE_SHA, 'mcp-tool-classes.json', text);
   return { dir, base };
-}
-
-/** The spec with some annotations of one tool changed (undefined removes a hint). */
-function withAnnotations(spec: Spec, tool: string, annotations: Record<string, unknown>): Spec {
-  return {
-    ...spec,
-    tools: spec.tools.map((t) =>
-      t.name === tool ? { ...t, annotations: { ...t.annotations, ...annotations } } : t,
-    ),
-  };
 }
 
 function relaxAddNote(spec: Spec): Spec {

@@ -4,17 +4,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { json, notesSpec, runCli, specServer, tempDir, type SpecTool } from './support/cli.js';
+import { json, notesSpec, runCli, specServer, tempDir, withAnnotations } from './support/cli.js';
 
 const exec = promisify(execFile);
-type Spec = Awaited<ReturnType<typeof notesSpec>>;
-
-function withTool(spec: Spec, name: string, change: (tool: SpecTool) => SpecTool): Spec {
-  return {
-    ...spec,
-    tools: spec.tools.map((t) => (t.name === name ? change(structuredClone(t)) : t)),
-  };
-}
 
 async function git(dir: string, ...args: string[]): Promise<void> {
   await exec('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
@@ -33,10 +25,7 @@ describe('a base that cannot be found is an error, never an empty base', () => {
     dropped = await specServer(
       dir,
       'v2.json',
-      withTool(spec, 'delete_note', (t) => {
-        delete t.annotations?.destructiveHint;
-        return t;
-      }),
+      withAnnotations(spec, 'delete_note', { destructiveHint: undefined }),
     );
     await runCli(['update', '--', ...original], { cwd: dir });
     await git(dir, 'init', '-q');
@@ -74,10 +63,7 @@ describe('a recorded tool the server now lists malformed', () => {
     const malformed = await specServer(
       dir,
       'v2.json',
-      withTool(spec, 'delete_note', (t) => ({
-        ...t,
-        annotations: { ...t.annotations, destructiveHint: 'yes' },
-      })),
+      withAnnotations(spec, 'delete_note', { destructiveHint: 'yes' }),
     );
     await runCli(['update', '--', ...original], { cwd: dir });
     const path = join(dir, 'mcp-tool-classes.json');

@@ -114,6 +114,20 @@ export async function notesSpec(): Promise<{ name: string; tools: SpecTool[] }> 
   };
 }
 
+/** The spec with some annotations of one tool changed (undefined removes a hint). */
+export function withAnnotations<S extends { tools: SpecTool[] }>(
+  spec: S,
+  tool: string,
+  annotations: Record<string, unknown>,
+): S {
+  return {
+    ...spec,
+    tools: spec.tools.map((t) =>
+      t.name === tool ? { ...t, annotations: { ...t.annotations, ...annotations } } : t,
+    ),
+  };
+}
+
 /** Writes a spec and returns the command line of a server that serves it. */
 export async function specServer(
   dir: string,
