@@ -14,6 +14,7 @@ import {
 } from './classlist.js';
 import type { EraSetting, ServerSettings, Settings, Waiver } from './config.js';
 import {
+  CLASS_RANK,
   changeFindings,
   diffRecords,
   driftFindings,
@@ -296,8 +297,20 @@ function staleServers(
   );
 }
 
+/**
+ * The class-list entries for what a server listed. Two tools with one name (a duplicate-tool
+ * error) share one entry: the riskier of them, or the first listed, so that the entry a reviewer
+ * reads never understates what a client may call under that name.
+ */
 function liveRecords(server: string, tools: ClassifiedTool[]): Map<string, ToolRecord> {
-  return new Map(tools.map((t) => [fullToolName(server, t.name), toRecord(server, t)]));
+  const records = new Map<string, ToolRecord>();
+  for (const tool of tools) {
+    const key = fullToolName(server, tool.name);
+    const held = records.get(key);
+    if (!held || CLASS_RANK[tool.class] > CLASS_RANK[held.class])
+      records.set(key, toRecord(server, tool));
+  }
+  return records;
 }
 
 function waiverMatches(waiver: Waiver, f: Finding, server: string): boolean {

@@ -23,7 +23,8 @@ export interface ToolChange {
   titleChanged: boolean;
 }
 
-const CLASS_RANK: Record<ToolClass, number> = { read: 0, edit: 1, delete: 2 };
+/** Classes by risk: a move up the ranks is an escalation. */
+export const CLASS_RANK: Record<ToolClass, number> = { read: 0, edit: 1, delete: 2 };
 
 function hintMoves(before: ToolRecord, after: ToolRecord): HintMove[] {
   const moves: HintMove[] = [];

@@ -50,7 +50,7 @@ const JOINER = '\u2060';
 /**
  * For GitHub markdown (tables, lists, headings): HTML characters become entities, markdown
  * punctuation is backslash-escaped, line breaks become spaces, and the text is bounded. GitHub
- * decodes entities and escapes before it links mentions, issue references and bare URLs, so
+ * decodes entities and escapes before it links mentions, issue and commit references and bare URLs, so
  * those are broken with an invisible word joiner instead. The result cannot break a table cell,
  * open a tag or a comment (so cannot forge our marker), make a link, or notify anyone.
  */
@@ -63,6 +63,9 @@ export function markdownSafe(text: string, max = 100): string {
       .replace(/[\\`*_~[\]|!]/g, (c) => `\\${c}`)
       .replace(/[&<>"]/g, (c) => ENTITIES[c] ?? c)
       .replace(/[@#]/g, (c) => `${c}${JOINER}`)
+      // GH-123 links an issue; a run of 7 to 40 hex digits links a commit when one matches.
+      .replace(/\bGH-(?=\d)/gi, (g) => `${g}${JOINER}`)
+      .replace(/\b[0-9a-f]{7,40}\b/gi, (hex) => `${hex.slice(0, 6)}${JOINER}${hex.slice(6)}`)
       .replace(/:\/\//g, `:${JOINER}//`)
       .replace(/www\./gi, (w) => `${w.slice(0, 3)}${JOINER}.`)
   );

@@ -230,8 +230,14 @@ export function plural(n: number, word: string): string {
 
 export function verdictLine(report: Report): string {
   const c = reportCounts(report);
-  if (report.mode === 'update')
-    return `${report.classListWritten ? 'UPDATED' : 'UNCHANGED'}: ${report.classList} (${c.tools} tools). Review the diff and commit it.`;
+  if (report.mode === 'update') {
+    // Entries, not tools listed: two tools with one name share an entry.
+    const entries = report.servers.reduce(
+      (n, s) => n + new Set(s.tools.map((t) => t.name)).size,
+      0,
+    );
+    return `${report.classListWritten ? 'UPDATED' : 'UNCHANGED'}: ${report.classList} (${plural(entries, 'tool')}). Review the diff and commit it.`;
+  }
   const tally = `${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}, ${plural(c.notice, 'notice')}${c.waived ? `, ${c.waived} waived` : ''}`;
   if (report.mode === 'list')
     return `LISTED: ${c.tools} tools (${c.read} read, ${c.edit} edit, ${c.delete} delete); ${tally}.`;

@@ -2,9 +2,18 @@
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { json, notesSpec, runCli, specServer, tempDir, withAnnotations } from './support/cli.js';
+import {
+  json,
+  notesSpec,
+  runCli,
+  SERVERS,
+  specServer,
+  tempDir,
+  withAnnotations,
+} from './support/cli.js';
 
 const exec = promisify(execFile);
 
@@ -117,5 +126,41 @@ describe('waivers in a run of only some servers', () => {
     const stale = json(run).findings.filter((f) => f.rule === 'stale-waiver');
     // Only the waiver of a tool on the audited server is known to match nothing.
     expect(stale.map((f) => f.tool)).toEqual(['mcp__a__list_notes']);
+  });
+});
+
+describe('two tools with one name', () => {
+  it('update records the riskier of them and counts the entries it wrote', async () => {
+    const dir = await tempDir();
+    const raw = pathToFileURL(join(SERVERS, 'raw-stdio.mjs')).href;
+    const tool = (name: string, readOnlyHint: boolean, destructiveHint: boolean) => ({
+      name,
+      title: name,
+      inputSchema: { type: 'object' },
+      annotations: { readOnlyHint, destructiveHint, openWorldHint: false },
+    });
+    // Riskier first, then a read tool of the same name: neither order may understate it.
+    const tools = [
+      tool('purge', false, true),
+      tool('purge', true, false),
+      tool('list', true, false),
+    ];
+    await writeFile(
+      join(dir, 'dup.mjs'),
+      `import { serveRawStdio } from ${JSON.stringify(raw)};\n` +
+        `serveRawStdio({ listTools: () => ({ tools: ${JSON.stringify(tools)} }) });\n`,
+    );
+    const update = await runCli(['update', '--', 'node', 'dup.mjs'], { cwd: dir });
+    expect(update.code, update.stderr).toBe(0);
+    expect(update.stdout).toContain('duplicate-tool');
+    expect(update.stdout).toMatch(/UPDATED: mcp-tool-classes\.json \(2 tools\)/);
+    const list = JSON.parse(await readFile(join(dir, 'mcp-tool-classes.json'), 'utf8')) as {
+      tools: Record<string, { class: string }>;
+    };
+    expect(Object.keys(list.tools).sort()).toEqual([
+      'mcp__raw-fixture__list',
+      'mcp__raw-fixture__purge',
+    ]);
+    expect(list.tools['mcp__raw-fixture__purge']?.class).toBe('delete');
   });
 });

@@ -18,6 +18,17 @@ describe('markdownSafe', () => {
       'see https:\u2060//evil.example and www\u2060.evil.example',
     );
   });
+  it('links no issue or commit by number', () => {
+    expect(markdownSafe('closes GH-12 and gh-3, not GH-x')).toBe(
+      'closes GH-\u206012 and gh-\u20603, not GH-x',
+    );
+    expect(markdownSafe('reverts 1a2b3c4d5e and DEADBEEF, not abc123 or cafe_babe_1')).toBe(
+      'reverts 1a2b3c\u20604d5e and DEADBE\u2060EF, not abc123 or cafe\\_babe\\_1',
+    );
+    expect(markdownSafe('octo/repo@0123456789abcdef0123456789abcdef01234567')).toBe(
+      'octo/repo@\u2060012345\u20606789abcdef0123456789abcdef01234567',
+    );
+  });
   it('puts everything on one line and drops invisible controls', () => {
     expect(markdownSafe('a\nb\r\nc\u202ed')).toBe('a b cd');
   });
