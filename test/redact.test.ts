@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { redactText, redactUrl, secretsOf } from '../src/redact.js';
+
+describe('redactUrl', () => {
+  it('hides credentials and query values, keeping what says which server', () => {
+    expect(redactUrl('https://alice:pa%24s@mcp.example.com:8443/mcp?api_key=SK1&v=2#top')).toBe(
+      'https://***@mcp.example.com:8443/mcp?api_key=***&v=***#top',
+    );
+    expect(redactUrl('http://127.0.0.1:3000/mcp')).toBe('http://127.0.0.1:3000/mcp');
+  });
+  it('still hides credentials in text that does not parse as a URL', () => {
+    expect(redactUrl('http://bob:secret@[::1')).toBe('http://***@[::1');
+    expect(redactUrl('notaurl')).toBe('notaurl');
+  });
+});
+
+describe('secretsOf and redactText', () => {
+  it('take header values, with and without their scheme, and the secret parts of the URL', () => {
+    const secrets = secretsOf('http://alice:pa%24sword@h/mcp?api_key=SK_LIVE_1', {
+      Authorization: 'Bearer tok_123456',
+      'X-Short': 'ab',
+    });
+    expect(secrets).toEqual(
+      expect.arrayContaining([
+        'Bearer tok_123456',
+        'tok_123456',
+        'alice',
+        'pa%24sword',
+        'pa$sword',
+        'SK_LIVE_1',
+      ]),
+    );
+    expect(secrets).not.toContain('ab');
+    const echoed =
+      '{"authorization":"Bearer tok_123456","raw":"tok_123456","user":"alice","key":"SK_LIVE_1"}';
+    expect(redactText(echoed, secrets)).toBe(
+      '{"authorization":"***","raw":"***","user":"***","key":"***"}',
+    );
+  });
+  it('leaves text without secrets alone', () => {
+    expect(redactText('nothing here', secretsOf('http://h/mcp', {}))).toBe('nothing here');
+  });
+});
