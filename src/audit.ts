@@ -27,6 +27,7 @@ import { finding, type Finding } from './findings.js';
 import { listTools, type Listing, type ProtocolEra } from './listing.js';
 import { stopsSettled, stopUnclaimed } from './process.js';
 import { checkPolicies } from './policies.js';
+import { redactUrl } from './redact.js';
 import { bySeverity, meetsThreshold, RULES, type FailOn } from './rules.js';
 import { isMalformed, parseTool, type MalformedTool } from './tools.js';
 
@@ -61,7 +62,7 @@ export interface Report {
   failOn: FailOn;
   classList: string;
   servers: ServerReport[];
-  /** Findings about the run itself, not one server (stale waivers). */
+  /** Findings about the run itself, not one server (stale waivers, a recorded server gone). */
   findings: Finding[];
   /** For update: whether the class list file changed. */
   classListWritten?: boolean;
@@ -98,9 +99,10 @@ export interface AuditOptions {
   today?: string;
 }
 
-function describeTarget(server: ServerSettings): string {
+/** The command line or URL, for people: a URL's credentials and query values are left out. */
+export function describeTarget(server: ServerSettings): string {
   const t = server.target;
-  return t.kind === 'stdio' ? [t.spawn.command, ...t.spawn.args].join(' ') : t.url;
+  return t.kind === 'stdio' ? [t.spawn.command, ...t.spawn.args].join(' ') : redactUrl(t.url);
 }
 
 function parseListing(listing: Listing): { tools: ClassifiedTool[]; malformed: MalformedTool[] } {
@@ -321,12 +323,16 @@ function waiverMatches(waiver: Waiver, f: Finding, server: string): boolean {
   );
 }
 
-/** Severity overrides, the approval label, then waivers; stale waivers become findings. */
+/**
+ * Severity overrides, the approval label, then waivers. Returns the run's own findings: those
+ * given (`run`, which take the overrides and the label too) and the stale waivers.
+ */
 export function applyPolicy(
   reports: ServerReport[],
   settings: Settings,
   approved: boolean,
   today: string,
+  run: Finding[] = [],
 ): Finding[] {
   const used = new Set<Waiver>();
   const active = settings.waivers.filter((w) => w.expires === undefined || w.expires >= today);
@@ -336,14 +342,18 @@ export function applyPolicy(
     if (override) f.severity = override;
     return f;
   };
+  const approve = (f: Finding): Finding => {
+    if (approved && RULES[f.rule].approvable && f.severity !== 'notice') {
+      f.severity = 'notice';
+      f.approved = true;
+    }
+    return f;
+  };
   for (const report of reports) {
     report.findings = report.findings.flatMap((f) => {
-      const kept = adjust(f);
-      if (!kept) return [];
-      if (approved && RULES[kept.rule].approvable && kept.severity !== 'notice') {
-        kept.severity = 'notice';
-        kept.approved = true;
-      }
+      const adjusted = adjust(f);
+      if (!adjusted) return [];
+      const kept = approve(adjusted);
       const waiver = active.find((w) => waiverMatches(w, kept, report.server));
       if (waiver) {
         used.add(waiver);
@@ -356,7 +366,11 @@ export function applyPolicy(
     });
     report.findings.sort(bySeverity);
   }
-  const stale: Finding[] = [];
+  // The run's findings name no tool, so no waiver matches them.
+  const runFindings = run.flatMap((f) => {
+    const kept = adjust(f);
+    return kept ? [approve(kept)] : [];
+  });
   const audited = reports.map((r) => r.server);
   // A run of only some servers (--server) cannot tell a waiver of another server's tool (or of
   // a bare tool name, which any server may have) from a stale one.
@@ -379,9 +393,9 @@ export function applyPolicy(
         },
       ),
     );
-    if (f) stale.push(f);
+    if (f) runFindings.push(f);
   }
-  return stale;
+  return runFindings.sort(bySeverity);
 }
 
 export function allFindings(report: Report): Finding[] {
@@ -485,19 +499,14 @@ async function auditServers(settings: Settings, options: AuditOptions): Promise<
   }
   if (options.mode === 'check') {
     report.updateCommand = options.updateCommand ?? DEFAULT_UPDATE_COMMAND;
-    servers[0]?.findings.push(
-      ...staleServers(
-        existing?.list,
-        names,
-        settings,
-        options.updateCommand ?? DEFAULT_UPDATE_COMMAND,
-      ),
-    );
+    // A recorded server the config no longer has is the run's finding: under the first audited
+    // server, it would blame that server (and its comment) alone.
     report.findings = applyPolicy(
       servers,
       settings,
       (await options.approved) ?? false,
       options.today ?? new Date().toISOString().slice(0, 10),
+      staleServers(existing?.list, names, settings, report.updateCommand),
     );
     report.result = resultOf(allFindings(report), settings.failOn);
   }

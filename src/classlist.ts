@@ -4,6 +4,7 @@ import * as z from 'zod/v4';
 import { lazily } from './lazy.js';
 import type { ClassifiedTool, Reach, TitleSource, ToolClass } from './classify.js';
 import { AuditError } from './errors.js';
+import { INVISIBLE, unicodeEscape } from './escape.js';
 import { HINT_NAMES, isObject, type HintName } from './tools.js';
 
 /** A hint as the class list records it: the declared value, or "absent". */
@@ -397,7 +398,11 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The file text: sorted keys, fixed field order, two-space indent, LF, trailing newline. */
+/**
+ * The file text: sorted keys, fixed field order, two-space indent, LF, trailing newline. Bidi and
+ * invisible characters are written as `\uXXXX` escapes (JSON.parse reads them back the same), so
+ * the diff reviewers read shows them and is not reordered by them.
+ */
 export function serializeClassList(list: ClassList): string {
   const tools: Record<string, unknown> = {};
   for (const key of [...list.tools.keys()].sort(compareKeys)) {
@@ -407,7 +412,8 @@ export function serializeClassList(list: ClassList): string {
   if (list.$schema !== undefined) file.$schema = list.$schema;
   file.version = CLASS_LIST_VERSION;
   file.tools = tools;
-  return `${JSON.stringify(file, null, 2)}\n`;
+  // Outside strings the text is ASCII: only characters inside strings are rewritten.
+  return `${JSON.stringify(file, null, 2).replace(INVISIBLE, unicodeEscape)}\n`;
 }
 
 /**

@@ -25,7 +25,10 @@ export function commentMarker(server: string): string {
 export interface CommentContext {
   failOn: FailOn;
   classList: string;
-  /** Findings about the run, not one server (stale waivers): they count in every verdict. */
+  /**
+   * Findings about the run, not one server (stale waivers, a recorded server no longer
+   * configured): they count in every verdict.
+   */
   runFindings: Finding[];
   updateCommand: string;
   approveLabel?: string;

@@ -8,6 +8,7 @@ import { DEFAULT_LIMITS, type ListLimits, type ProtocolEra, type ServerTarget } 
 import { DEFAULT_POLICIES } from './policies.js';
 import { isRuleId, RULE_IDS, type FailOn, type RuleId, type Severity } from './rules.js';
 import { parseEnvEntries, serverEnvironment, type SpawnSpec } from './process.js';
+import { REDACTED, redactUrl, secretsOf } from './redact.js';
 import { isObject } from './tools.js';
 
 export type EraSetting = ProtocolEra | 'both';
@@ -142,16 +143,22 @@ function envFromConfig(
   );
 }
 
-/** `Name: value` header lines, as curl takes them. */
+/**
+ * `Name: value` header lines, as curl takes them. A bad line is named by its position (and its
+ * first word, when more follows it): the rest may be a credential.
+ */
 export function parseHeaders(lines: string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const line of lines) {
+  for (const [index, line] of lines.entries()) {
     const colon = line.indexOf(':');
-    if (colon <= 0)
+    if (colon <= 0) {
+      const first = /^\s*([A-Za-z0-9-]{1,64})\s+\S/.exec(line)?.[1];
+      const which = `Header ${index + 1}${colon < 0 && first !== undefined ? ` ("${first} …")` : ''}`;
       throw new AuditError(
-        `Bad header "${line}".`,
-        'Write headers as "Name: value", e.g. --header "Authorization: Bearer abc".',
+        colon < 0 ? `${which} has no colon between its name and value.` : `${which} has no name.`,
+        'Write each header as "Name: value", e.g. --header "Authorization: Bearer abc" (one per line in the headers input). Its value is not shown here: it may be a secret.',
       );
+    }
     out[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
   }
   return out;
@@ -207,6 +214,12 @@ function serverFromConfig(
       throw new AuditError(
         `${where} in ${file} is of type http but has no url.`,
         'Add url: http://host:port/mcp.',
+      );
+    // Only a start command has an environment: an env beside url would reach nothing.
+    if (entry.env !== undefined)
+      throw new AuditError(
+        `${where} in ${file} has env next to url; an HTTP server gets no environment from the auditor, so it would be ignored.`,
+        'Put env under start, with the command that launches the server (start: {command, args, env}), or remove it.',
       );
     const target: ServerTarget = {
       kind: 'http',
@@ -321,9 +334,14 @@ export async function readConfigFile(
   try {
     data = yaml.parse(text) ?? {};
   } catch (error) {
-    const line = error instanceof yaml.YAMLParseError ? error.linePos?.[0]?.line : undefined;
+    const pos = error instanceof yaml.YAMLParseError ? error.linePos?.[0] : undefined;
+    // The parser's first line ends "at line 3, column 3:" before an excerpt: said once, here.
+    const problem = (error as Error).message
+      .split('\n')[0]
+      ?.replace(/\s*at line \d+, column \d+:?\s*$/, '')
+      .replace(/[\s:.]+$/, '');
     throw new AuditError(
-      `The config file ${path} is not valid YAML${line ? ` at line ${line}` : ''}: ${(error as Error).message.split('\n')[0]}.`,
+      `The config file ${path} is not valid YAML${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}: ${problem}.`,
       'Fix the syntax; see the README for the format.',
     );
   }
@@ -404,11 +422,18 @@ export function updateCommandLine(o: Overrides, config?: string): string {
     );
   if (o.cwd !== undefined) args.push('--cwd', o.cwd);
   if (o.era !== undefined && o.era !== 'legacy') args.push('--protocol-era', o.era);
-  if (o.url !== undefined) args.push('--url', o.url);
+  // The URL's secret parts become ***: this command reaches reports and PR comments.
+  const url = o.url !== undefined ? redactUrl(o.url) : undefined;
+  if (url !== undefined) args.push('--url', url);
   if (o.start?.length) args.push('--start', o.start.map(shellQuote).join(' '));
   if (o.command?.length) args.push('--', ...o.command);
-  return args.map(shellQuote).join(' ');
+  const line = args.map(shellQuote).join(' ');
+  // A shell comment: the line still runs as it is, once each *** is filled in.
+  return url !== o.url ? `${line} # ${REDACTED_NOTE}` : line;
 }
+
+/** Said after an update command whose URL lost its secrets. */
+const REDACTED_NOTE = `replace each ${REDACTED} with the secret it stands for`;
 
 /** Flags override the file; the file overrides defaults. */
 export function resolveSettings(
@@ -437,6 +462,11 @@ export function resolveSettings(
       },
     ];
   } else if (flags.url) {
+    if (!/^https?:\/\//i.test(flags.url))
+      throw new AuditError(
+        `--url must be an http:// or https:// URL, not "${redactUrl(flags.url)}".`,
+        'Give the Streamable HTTP endpoint, e.g. --url http://127.0.0.1:3000/mcp.',
+      );
     const target: ServerTarget = {
       kind: 'http',
       url: flags.url,
@@ -459,6 +489,14 @@ export function resolveSettings(
       },
     ];
   } else {
+    const both = Object.keys(file?.mcpServers ?? {}).find((n) =>
+      Object.hasOwn(file?.servers ?? {}, n),
+    );
+    if (both !== undefined)
+      throw new AuditError(
+        `Server "${both}" is in both mcpServers and servers of ${filePath}.`,
+        'Keep one entry for it: the two may differ, and only one can be audited under that name.',
+      );
     const entries = { ...(file?.mcpServers ?? {}), ...(file?.servers ?? {}) };
     if (flags.only?.length) {
       const unknown = flags.only.filter((n) => !Object.hasOwn(entries, n));
@@ -483,9 +521,20 @@ export function resolveSettings(
       if (server.target.kind === 'http') Object.assign(server.target.headers, extraHeaders);
       return server;
     });
+    // One name for one server: the only one configured, or the one --server chose.
+    if (flags.serverName !== undefined && servers.length > 1)
+      throw new AuditError(
+        `--server-name (the server-name input) names one server, but this run audits ${servers.length} servers of ${filePath}.`,
+        'Name servers by their config keys (each key is the <server> in mcp__<server>__<tool>): rename a key, or choose one server with --server.',
+      );
     if (servers.length === 1 && flags.serverName !== undefined)
       (servers[0] as ServerSettings).name = normalizeServerName(flags.serverName);
   }
+  if (flags.headers?.length && !servers.some((s) => s.target.kind === 'http'))
+    throw new AuditError(
+      '--header (the headers input) is given, but no server of this run speaks HTTP; a stdio server takes no headers.',
+      'Give --url (the url input) for a Streamable HTTP server, or leave the headers out.',
+    );
   if (!servers.length)
     throw new AuditError(
       'No server to audit.',
@@ -523,4 +572,16 @@ export function resolveSettings(
   const approveLabel = flags.approveLabel ?? file?.approveLabel;
   if (approveLabel !== undefined) settings.approveLabel = approveLabel;
   return settings;
+}
+
+/**
+ * The secrets of the servers' settings: each HTTP server's URL credentials and query values and
+ * its header values, for masking and redaction.
+ */
+export function secretsOfServers(servers: ServerSettings[]): string[] {
+  const secrets = servers.flatMap((s) =>
+    s.target.kind === 'http' ? secretsOf(s.target.url, s.target.headers) : [],
+  );
+  // Longest first, as redactText wants them: a secret that holds another is replaced whole.
+  return [...new Set(secrets)].sort((a, b) => b.length - a.length);
 }

@@ -16,10 +16,7 @@ export function terminalSafe(text: string, max = 80): string {
   const bounded = bound(text, max);
   // Most text has none of these: test first, and only rewrite what does.
   return TERMINAL_UNSAFE.test(bounded)
-    ? bounded.replace(
-        TERMINAL_UNSAFE_ALL,
-        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-      )
+    ? bounded.replace(TERMINAL_UNSAFE_ALL, unicodeEscape)
     : bounded;
 }
 
@@ -33,8 +30,20 @@ export function linesSafe(text: string, max = 80): string {
 
 /** Control characters (\p{Cc}: U+0000-U+001F, U+007F-U+009F) and invisible or bidi marks. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const TERMINAL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]/;
+const TERMINAL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069]/;
 const TERMINAL_UNSAFE_ALL = new RegExp(TERMINAL_UNSAFE.source, 'g');
+
+/**
+ * Invisible and bidirectional controls (U+061C ARABIC LETTER MARK, zero-width characters, the
+ * LRM/RLM marks, embeddings, overrides and isolates, word joiners, the BOM, line and paragraph
+ * separators): they could hide or reorder what reviewers read.
+ */
+export const INVISIBLE = /[\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
+
+/** A character written as `\uXXXX`: visible, and what JSON and JavaScript read it back as. */
+export function unicodeEscape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
 
 /** Characters with an HTML meaning become entities. */
 const ENTITIES: Record<string, string> = {
@@ -58,9 +67,10 @@ export function markdownSafe(text: string, max = 100): string {
   return (
     bound(text, max)
       .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
-      // Invisible and bidirectional controls could hide or reorder what reviewers read.
-      .replace(/[\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]/g, '')
-      .replace(/[\\`*_~[\]|!]/g, (c) => `\\${c}`)
+      // Shown, not dropped: "a\u202eb" must not read as "ab". The backslash is escaped below.
+      .replace(INVISIBLE, unicodeEscape)
+      // `$` opens math in GitHub comments.
+      .replace(/[\\`*_~[\]|!$]/g, (c) => `\\${c}`)
       .replace(/[&<>"]/g, (c) => ENTITIES[c] ?? c)
       .replace(/[@#]/g, (c) => `${c}${JOINER}`)
       // GH-123 links an issue; a run of 7 to 40 hex digits links a commit when one matches.
@@ -71,9 +81,12 @@ export function markdownSafe(text: string, max = 100): string {
   );
 }
 
-/** For inside a markdown code span: no backticks or line breaks, bounded; nothing else needed. */
+/**
+ * For inside a markdown code span: no backticks or line breaks, bounded, and invisible controls
+ * shown as `\uXXXX` as {@link markdownSafe} shows them (a span needs no backslash escaping).
+ */
 export function codeSpanSafe(text: string, max = 100): string {
   return bound(text, max)
     .replace(/[\p{Cc}\u2028\u2029`]+/gu, ' ')
-    .replace(/[\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]/g, '');
+    .replace(INVISIBLE, unicodeEscape);
 }

@@ -2,6 +2,7 @@ import { getOptionalInput } from './actions.js';
 import type { EraSetting, Overrides } from './config.js';
 import { DEFAULT_CONFIG, POLICIES, type Policy } from './defaults.js';
 import { AuditError } from './errors.js';
+import { redactUrl, secretsOf } from './redact.js';
 import type { FailOn } from './rules.js';
 
 export type CommentMode = 'auto' | 'always' | 'never';
@@ -97,6 +98,22 @@ export function splitCommand(line: string): string[] {
   return words;
 }
 
+/**
+ * The secrets in the url and headers inputs (the URL's credentials and query values, each header's
+ * value), read leniently: they are masked in the log before the inputs are checked, since an
+ * error about an input may quote it. A line with no colon may be a bare credential: all of it.
+ */
+export function inputSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
+  const headers: Record<string, string> = {};
+  for (const [index, line] of (lines('headers', env) ?? []).entries()) {
+    const colon = line.indexOf(':');
+    // A line without a colon may be a bare credential: all of it counts, as a credential.
+    if (colon < 0) headers[`credential ${index}`] = line;
+    else headers[`${line.slice(0, colon).trim()} ${index}`] = line.slice(colon + 1);
+  }
+  return secretsOf(getOptionalInput('url', env), headers);
+}
+
 export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
   const overrides: Overrides = {};
   const command = getOptionalInput('command', env);
@@ -112,7 +129,8 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
       throw invalid('command', command, 'a command line such as "node server.js"');
   }
   if (url !== undefined) {
-    if (!/^https?:\/\//.test(url)) throw invalid('url', url, 'an http:// or https:// URL');
+    if (!/^https?:\/\//.test(url))
+      throw invalid('url', redactUrl(url), 'an http:// or https:// URL');
     overrides.url = url;
   }
   const start = getOptionalInput('start', env);

@@ -3,7 +3,14 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { AuditError, getErrorMessage } from './errors.js';
 import { lazily } from './lazy.js';
 import { noJsonSchemaValidation } from './sdk-shims.js';
-import { claimPrestarted, ServerProcess, stopInBackground, type SpawnSpec } from './process.js';
+import {
+  claimPrestarted,
+  ServerProcess,
+  stopInBackground,
+  TailBuffer,
+  type SpawnSpec,
+} from './process.js';
+import { redactText, redactUrl, secretsOf } from './redact.js';
 import { VERSION } from './version.js';
 
 export type ProtocolEra = 'legacy' | 'modern';
@@ -140,36 +147,78 @@ class ProcessTransport implements Transport {
   }
 }
 
-/** Whether `url` answers HTTP at all; any status counts: the server is up. */
+/**
+ * Why fetch refuses a request in a way no retry can change (a port it never uses, a scheme it
+ * does not speak, a certificate it rejects), or undefined for a failure that can pass: nothing
+ * listens yet, a reset, a timeout.
+ */
+function fetchRefusal(error: unknown): string | undefined {
+  const chain = errorChain(error);
+  if (chain.some((e) => e.name === 'TimeoutError' || e.name === 'AbortError')) return undefined;
+  const inner = chain.at(-1);
+  const message = typeof inner?.message === 'string' ? inner.message : '';
+  const code = typeof inner?.code === 'string' ? inner.code : undefined;
+  // fetch rejects what it cannot even send (a URL, a header) before any connection.
+  if (chain[0]?.message !== 'fetch failed') return message || 'fetch refused the request';
+  if (message === 'bad port') return 'fetch refuses to use that port ("bad port"); pick another';
+  if (code && /CERT|SSL|TLS|SELF_SIGNED|VERIFY/.test(code))
+    return `the TLS certificate was refused (${code})`;
+  if (!code && /scheme|not implemented/i.test(message))
+    return `fetch cannot use that URL (${message})`;
+  return undefined;
+}
+
+/**
+ * Whether `url` answers HTTP at all; any status counts: the server is up. A refusal that no
+ * retry can change fails at once.
+ */
 async function answers(url: string, timeoutMs: number): Promise<boolean> {
   try {
     const response = await fetch(url, { method: 'GET', signal: AbortSignal.timeout(timeoutMs) });
     await response.body?.cancel();
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    const refusal = fetchRefusal(error);
+    if (refusal === undefined) return false;
+    throw new AuditError(
+      `Cannot reach ${redactUrl(url)}: ${redactUrl(refusal)}.`,
+      'Waiting cannot fix this: check the URL (its scheme, host and port).',
+    );
   }
 }
 
-/** Polls `url` until it answers, the start command exits, or `timeoutMs` passes. */
-async function waitForUrl(url: string, server: ServerProcess, timeoutMs: number): Promise<void> {
+/**
+ * Polls `url` until it answers, the start command fails, or `timeoutMs` passes. A start command
+ * that exits with code 0 may have daemonised its server, so polling goes on.
+ */
+async function waitForUrl(
+  url: string,
+  server: ServerProcess,
+  timeoutMs: number,
+  redact: (text: string) => string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let leftCleanly = false;
   for (;;) {
     if (server.failure) throw server.failure;
-    if (server.hasExited) {
-      await server.stderrRead(500);
-      throw new AuditError(
-        `The start command ${server.describeExit()} before ${url} answered.`,
-        'Run the start command by hand to see why it stops.',
-        stderrDetails(server),
-      );
+    if (server.hasExited && !leftCleanly) {
+      const { code, signal } = await server.exited;
+      if (code !== 0 || signal) {
+        await server.stderrRead(500);
+        throw new AuditError(
+          `The start command ${server.describeExit()} before ${redactUrl(url)} answered.`,
+          'Run the start command by hand to see why it stops.',
+          stderrDetails(server, [], redact),
+        );
+      }
+      leftCleanly = true;
     }
     const remaining = deadline - Date.now();
     if (remaining <= 0)
       throw new AuditError(
-        `${url} did not answer within ${timeoutMs / 1000} s of starting the server.`,
+        `${redactUrl(url)} did not answer within ${timeoutMs / 1000} s of starting the server${leftCleanly ? ' (the start command exited with code 0 meanwhile)' : ''}.`,
         'Check that the start command listens on that URL, or raise the start timeout (--start-timeout, or startTimeout in the config file).',
-        stderrDetails(server),
+        stderrDetails(server, [], redact),
       );
     if (await answers(url, Math.min(1_000, remaining))) return;
     await new Promise((resolve) =>
@@ -185,20 +234,29 @@ function inert(text: string): string {
   );
 }
 
+/** What a start command wrote to stdout; read so that a chatty one never blocks on the pipe. */
+const startStdout = new WeakMap<ServerProcess, TailBuffer>();
+
+/** The last lines of `text`, each cut short, made inert. */
+function lastLines(text: string, count: number): string {
+  return text
+    .split('\n')
+    .slice(-count)
+    .map((line) => inert(line.length > 300 ? `${line.slice(0, 300)}…` : line))
+    .join('\n');
+}
+
+/** The server's output for a message; `redact` runs before lines are cut, so no secret is split. */
 function stderrDetails(
   server: ServerProcess | undefined,
   noise: string[] = [],
+  redact: (text: string) => string = (text) => text,
 ): string | undefined {
   const parts: string[] = [];
-  const text = server?.stderr.toString().trim();
-  if (text)
-    parts.push(
-      `Server stderr (last lines):\n${text
-        .split('\n')
-        .slice(-20)
-        .map((line) => inert(line.length > 300 ? `${line.slice(0, 300)}…` : line))
-        .join('\n')}`,
-    );
+  const text = server && redact(server.stderr.toString()).trim();
+  if (text) parts.push(`Server stderr (last lines):\n${lastLines(text, 20)}`);
+  const stdout = server && redact(startStdout.get(server)?.toString() ?? '').trim();
+  if (stdout) parts.push(`Start command stdout (last lines):\n${lastLines(stdout, 10)}`);
   if (noise.length)
     parts.push(
       `Non-JSON lines the server wrote to stdout (stdio servers must log to stderr):\n${noise
@@ -266,6 +324,11 @@ function networkFailure(chain: Record<string, unknown>[]): string | undefined {
 }
 
 const STATUS_TEXT: Record<number, string> = {
+  301: 'Moved Permanently',
+  302: 'Found',
+  303: 'See Other',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
@@ -278,6 +341,297 @@ const STATUS_TEXT: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
+type HttpTarget = Extract<ServerTarget, { kind: 'http' }>;
+
+function handshakeOf(era: ProtocolEra): string {
+  return era === 'modern' ? `server/discover, ${MODERN_REVISION}` : 'initialize';
+}
+
+/** "during the handshake (initialize)", "while listing tools": where a failure happened. */
+function duringText(phase: 'start' | 'list', era: ProtocolEra): string {
+  return phase === 'start'
+    ? `during the handshake (${handshakeOf(era)})`
+    : `while listing tools${era === 'modern' ? ` (${MODERN_REVISION} era)` : ''}`;
+}
+
+function sofarText(phase: 'start' | 'list', progress: Progress): string {
+  return phase === 'start'
+    ? 'before listing any tools'
+    : `after ${plural(progress.pages, 'page')} and ${plural(progress.tools, 'tool')}`;
+}
+
+/** The most one HTTP response may hold: the same bound as a stdio line. */
+const MAX_RESPONSE = MAX_LINE;
+
+/** How long the SDK gets to hand on what an event stream held, once the stream has ended. */
+const STREAM_SETTLE_MS = 100;
+
+/** Statuses whose response has no body: `new Response` refuses one. */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/** URLs inside a message (the SDK's, fetch's), each shown through redactUrl. */
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s"'<>`]+/gi;
+
+/**
+ * Refuses, before anything is sent, an HTTP target fetch would refuse anyway: with the URL (and
+ * a credential) in fetch's own words, which the audit must not print.
+ */
+function checkHttpTarget(target: HttpTarget): void {
+  const shown = redactUrl(target.url);
+  let url: URL;
+  try {
+    url = new URL(target.url);
+  } catch {
+    throw new AuditError(
+      `${shown} is not a valid URL.`,
+      'Give the Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp.',
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new AuditError(
+      `${shown} is not an http:// or https:// URL.`,
+      'Give the Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp.',
+    );
+  if (url.username || url.password)
+    throw new AuditError(
+      `The URL ${shown} holds credentials (user:password@), which fetch refuses to send.`,
+      'Take them out of the URL and pass them as a header instead: --header "Authorization: Basic <base64 of user:password>" (headers: in the config file, where ${NAME} reads an environment variable).',
+    );
+  for (const [name, value] of Object.entries(target.headers)) {
+    try {
+      new Headers([[name, 'x']]);
+    } catch {
+      throw new AuditError(
+        `The header name ${JSON.stringify(inert(name))} is not a valid HTTP header name.`,
+        'Use a name of letters, digits and dashes, e.g. Authorization.',
+      );
+    }
+    try {
+      new Headers([[name, value]]);
+    } catch {
+      throw new AuditError(
+        `The value of the header ${name} cannot be sent: it holds a line break or another control character.`,
+        'Check where the value comes from (a ${NAME} whose variable ends in a line break, a pasted token).',
+      );
+    }
+  }
+}
+
+/** A request the listing awaits; settled once the SDK has resolved or rejected it. */
+interface Awaited {
+  settled: boolean;
+}
+
+/**
+ * What an HTTP listing watches besides the SDK's own promises: the start command's exit, the
+ * size of each response, and event streams that end without the answer, which the SDK reports
+ * only through `onerror` (or not at all) while the request waits out its timeout. Each fails the
+ * request awaited at the time, at once. What it says is redacted.
+ */
+class HttpWatch {
+  phase: 'start' | 'list' = 'start';
+  /** Set once the listing is over: the stop of the start command that follows is no failure. */
+  done = false;
+  failure: AuditError | undefined;
+  /** The start command exited with an error code or a signal after its URL answered. */
+  startFailed = false;
+  /** The start command's URL has answered: from now on its exit is watched. */
+  watchingExit = false;
+  readonly what: string;
+  private readonly secrets: string[];
+  private readonly failed: Promise<never>;
+  private reject: (error: AuditError) => void = () => undefined;
+  private awaited: Awaited | undefined;
+  private reconnections = 0;
+  /** POSTs sent so far: one sent after a stream's own means the SDK has moved on from it. */
+  private posts = 0;
+  private sdkErrors = 0;
+  private lastSdkError: unknown;
+
+  constructor(
+    private readonly target: HttpTarget,
+    private readonly era: ProtocolEra,
+    private readonly progress: Progress,
+  ) {
+    this.secrets = secretsOf(target.url, target.headers);
+    this.what = `The MCP endpoint ${redactUrl(target.url)}`;
+    this.failed = new Promise<never>((_, reject) => {
+      this.reject = reject;
+    });
+    // Nobody may be racing it when it fails (between two requests, after the listing).
+    this.failed.catch(() => undefined);
+  }
+
+  /** `text` with URLs shown through redactUrl and every secret of the target replaced. */
+  readonly redact = (text: string): string =>
+    redactText(
+      text.replace(URL_IN_TEXT, (url) => redactUrl(url)),
+      this.secrets,
+    );
+
+  redacted(error: AuditError): AuditError {
+    return new AuditError(
+      this.redact(error.message),
+      error.hint === undefined ? undefined : this.redact(error.hint),
+      error.details === undefined ? undefined : this.redact(error.details),
+    );
+  }
+
+  private get during(): string {
+    return duringText(this.phase, this.era);
+  }
+
+  private get sofar(): string {
+    return sofarText(this.phase, this.progress);
+  }
+
+  private fail(error: AuditError): void {
+    if (this.done || this.failure) return;
+    this.failure = this.redacted(error);
+    this.reject(this.failure);
+  }
+
+  /** `promise`, failed early by whatever this watch sees first. */
+  readonly race = <T>(promise: Promise<T>): Promise<T> => {
+    const awaited: Awaited = { settled: false };
+    this.awaited = awaited;
+    const settle = (): void => {
+      awaited.settled = true;
+    };
+    promise.then(settle, settle);
+    return Promise.race([promise, this.failed]);
+  };
+
+  /** The transport's `onerror`: the SDK's word on a stream it could not read. */
+  readonly onerror = (error: unknown): void => {
+    this.sdkErrors += 1;
+    this.lastSdkError = error;
+  };
+
+  /** As the SDK's default, counted: a stream it will resume is not a stream that ended. */
+  readonly reconnectionScheduler = (reconnect: () => void, delay: number): (() => void) => {
+    this.reconnections += 1;
+    const timer = setTimeout(reconnect, delay);
+    return () => clearTimeout(timer);
+  };
+
+  /**
+   * fetch for the SDK's transport: each response body is counted as it streams and cut off past
+   * MAX_RESPONSE, and the end of the event stream a request was answered on is watched.
+   */
+  readonly fetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const awaited = this.awaited;
+    const sdkErrors = this.sdkErrors;
+    const post = init?.method === 'POST' ? ++this.posts : undefined;
+    const response = await fetch(url, init);
+    if (Number(response.headers.get('content-length') ?? 0) > MAX_RESPONSE) {
+      void response.body?.cancel().catch(() => undefined);
+      throw this.tooLarge();
+    }
+    if (
+      !response.body ||
+      response.status < 200 ||
+      response.status > 599 ||
+      NULL_BODY.has(response.status)
+    )
+      return response;
+    const events =
+      post !== undefined &&
+      /^\s*text\/event-stream/i.test(response.headers.get('content-type') ?? '');
+    const ended = (): void => {
+      if (events) this.streamEnded(awaited, post, sdkErrors);
+    };
+    const reader = response.body.getReader();
+    let bytes = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        let chunk;
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          ended();
+          controller.error(error);
+          return;
+        }
+        if (chunk.done) {
+          ended();
+          controller.close();
+          return;
+        }
+        const bytesRead = chunk.value as Uint8Array;
+        bytes += bytesRead.byteLength;
+        if (bytes > MAX_RESPONSE) {
+          const error = this.tooLarge();
+          reader.cancel(error).catch(() => undefined);
+          controller.error(error);
+          return;
+        }
+        controller.enqueue(bytesRead);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+
+  private tooLarge(): AuditError {
+    const error = new AuditError(
+      `${this.what} sent a response of more than ${MAX_RESPONSE / 1024 / 1024} MiB ${this.during}, ${this.sofar}; the audit stopped reading it.`,
+      'A page of tools is far smaller than that: check what the endpoint sends (a server with that many tools should page them with nextCursor).',
+    );
+    this.fail(error);
+    return this.failure ?? error;
+  }
+
+  /**
+   * The event stream a request was sent on (POST number `post`) has ended or broken. Once the
+   * SDK has had time to hand on what it held, a request still unanswered, with no reconnection
+   * under way and nothing sent since (the handshake's next step), never will be.
+   */
+  private streamEnded(awaited: Awaited | undefined, post: number, sdkErrorsBefore: number): void {
+    if (!awaited || this.done) return;
+    const reconnections = this.reconnections;
+    setTimeout(() => {
+      if (awaited.settled || this.reconnections !== reconnections || this.posts !== post) return;
+      const said =
+        this.sdkErrors > sdkErrorsBefore
+          ? inert(this.redact(getErrorMessage(this.lastSdkError)))
+          : undefined;
+      this.fail(
+        new AuditError(
+          `${this.what} ended its event stream ${this.during} without sending the answer (${this.sofar})${said ? `; the MCP SDK reported: ${said.length > 300 ? `${said.slice(0, 300)}…` : said}` : ''}${said && /[.!?]$/.test(said) ? '' : '.'}`,
+          'Each event must carry one JSON-RPC message as JSON in its data: lines, and the stream must carry the answer before it ends; check the server and its logs.',
+        ),
+      );
+    }, STREAM_SETTLE_MS).unref();
+  }
+
+  /** Fails the listing if the start command exits with an error, even while something answers. */
+  watchExit(server: ServerProcess): void {
+    this.watchingExit = true;
+    void server.exited.then(async ({ code, signal }) => {
+      // A wrapper that daemonised its server leaves with 0.
+      if ((code === 0 && !signal) || this.done) return;
+      this.startFailed = true;
+      await server.stderrRead(500);
+      this.fail(this.exitFailure(server));
+    });
+  }
+
+  exitFailure(server: ServerProcess): AuditError {
+    return this.redacted(
+      new AuditError(
+        `The start command ${server.describeExit()} ${this.during}, ${this.sofar}; the audit does not list the tools of whatever still answers at ${redactUrl(this.target.url)}.`,
+        'Run the start command by hand to see why it stops.',
+        stderrDetails(server, [], this.redact),
+      ),
+    );
+  }
+}
+
 /** Turns what the SDK or the process threw into one error a person can act on. */
 async function explain(
   error: unknown,
@@ -288,6 +642,7 @@ async function explain(
   limits: ListLimits,
   progress: Progress,
   noise: string[],
+  redact: (text: string) => string = (text) => text,
 ): Promise<AuditError> {
   if (error instanceof AuditError) return error;
   const chain = errorChain(error);
@@ -309,17 +664,11 @@ async function explain(
     await server.waitForExit(1_000);
   if (server?.failure) return server.failure;
   if (server?.hasExited) await server.stderrRead(500);
-  const details = stderrDetails(server, noise);
-  const handshake = era === 'modern' ? `server/discover, ${MODERN_REVISION}` : 'initialize';
-  const during =
-    phase === 'start'
-      ? `during the handshake (${handshake})`
-      : `while listing tools${era === 'modern' ? ` (${MODERN_REVISION} era)` : ''}`;
-  const sofar =
-    phase === 'start'
-      ? 'before listing any tools'
-      : `after ${plural(progress.pages, 'page')} and ${plural(progress.tools, 'tool')}`;
-  const what = target.kind === 'http' ? `The MCP endpoint ${target.url}` : 'The server';
+  const details = stderrDetails(server, noise, redact);
+  const handshake = handshakeOf(era);
+  const during = duringText(phase, era);
+  const sofar = sofarText(phase, progress);
+  const what = target.kind === 'http' ? `The MCP endpoint ${redactUrl(target.url)}` : 'The server';
   if (target.kind === 'stdio' && server?.hasExited)
     return new AuditError(
       `The server ${server.describeExit()} ${during}, ${sofar}.`,
@@ -349,6 +698,20 @@ async function explain(
       const statusText =
         (dataOf(withStatus).statusText as string | undefined) || STATUS_TEXT[status] || '';
       const body = dataOf(withStatus).text;
+      // The SDK's own advice on a redirect it did not follow names where to point the audit.
+      const redirect = chain
+        .map((e) =>
+          typeof e.message === 'string'
+            ? /Redirect\b[^\n]*\bnot followed\b[^\n]*/.exec(e.message)?.[0]
+            : undefined,
+        )
+        .find((text) => text !== undefined);
+      if (redirect)
+        return new AuditError(
+          `${what} answered HTTP ${status}${statusText ? ` (${statusText})` : ''} ${during}: ${inert(redact(redirect.replace(/\s*\(redirectPolicy:[^)]*\)/, ''))).replace(/\.?$/, '.')}`,
+          'The audit follows a redirect only within the same origin (scheme, host and port); give the URL it points to with --url (url: in the config file) if that is the server to audit.',
+          details,
+        );
       const hint =
         status === 401 || status === 403
           ? 'The server wants credentials: pass them with --header "Authorization: Bearer ..." (or headers in the config file, where ${NAME} reads an environment variable).'
@@ -360,7 +723,7 @@ async function explain(
         hint,
         [
           typeof body === 'string' && body.trim()
-            ? `Response body (start):\n${inert(body.trim().slice(0, 500))}`
+            ? `Response body (start):\n${inert(redact(body.trim()).slice(0, 500))}`
             : '',
           details ?? '',
         ]
@@ -373,14 +736,14 @@ async function explain(
       .find((t): t is string => typeof t === 'string');
     if (contentType !== undefined || /Unexpected content type/i.test(message))
       return new AuditError(
-        `${what} answered ${during} with ${contentType ? inert(contentType.split(';')[0] ?? contentType) : 'something'} instead of MCP (JSON or an event stream).`,
+        `${what} answered ${during} with ${contentType ? inert(redact(contentType.split(';')[0] ?? contentType)) : 'something'} instead of MCP (JSON or an event stream).`,
         'Check that the URL is the MCP endpoint itself (often ending in /mcp), not a web page or a login page.',
         details,
       );
     const network = networkFailure(chain);
     if (network)
       return new AuditError(
-        `Could not reach the MCP endpoint ${target.url} ${during}: ${network}.`,
+        `Could not reach the MCP endpoint ${redactUrl(target.url)} ${during}: ${redact(network)}.`,
         target.start
           ? `Check that the start command serves that URL${server?.hasExited ? ` (it ${server.describeExit()})` : ''}.`
           : 'Check that the server is running and the URL is right; to have the audit start it first, give --start "<command line>" (start: in the config file).',
@@ -408,7 +771,7 @@ async function explain(
       details,
     );
   return new AuditError(
-    `${what} failed ${during}: ${inert(message).replace(/\.$/, '')}.`,
+    `${what} failed ${during}: ${inert(redact(message)).replace(/\.$/, '')}.`,
     undefined,
     details,
   );
@@ -421,6 +784,18 @@ function labelled(error: AuditError, target: ServerTarget): AuditError {
 }
 
 /**
+ * Refuses to start a server on a URL that something already serves: the audit would list that
+ * instead, and the start command would fail on a busy port.
+ */
+async function refuseIfServed(url: string): Promise<void> {
+  if (await answers(url, 1_000))
+    throw new AuditError(
+      `Something already answers at ${redactUrl(url)} before the start command has run, so the audit would list its tools instead of those of the server the start command starts.`,
+      'Stop what serves that URL (a server left running, another server of the config file on the same port), or drop start (--start) to audit the server that is running there.',
+    );
+}
+
+/**
  * Starts (or reaches) the server, lists every page of its tools, and stops what it started.
  * Only `tools/list` is ever called: the auditor never calls a tool.
  */
@@ -430,24 +805,50 @@ export async function listTools(
   limits: ListLimits = DEFAULT_LIMITS,
 ): Promise<Listing> {
   // The process starts first; the SDK (about 100 ms of schema building) loads while it boots.
-  const spec = target.kind === 'stdio' ? target.spawn : target.start;
-  const server = spec ? (claimPrestarted(spec) ?? new ServerProcess(spec)) : undefined;
+  let server =
+    target.kind === 'stdio'
+      ? (claimPrestarted(target.spawn) ?? new ServerProcess(target.spawn))
+      : undefined;
   let phase: 'start' | 'list' = 'start';
   const progress: Progress = { pages: 0, tools: 0 };
   let processTransport: ProcessTransport | undefined;
+  let watch: HttpWatch | undefined;
   let client: import('@modelcontextprotocol/client').Client | undefined;
   try {
-    const sdk = await import('./sdk.js');
+    let sdk: typeof import('./sdk.js');
+    if (target.kind === 'stdio') sdk = await import('./sdk.js');
+    else {
+      watch = new HttpWatch(target, era, progress);
+      checkHttpTarget(target);
+      const loading = import('./sdk.js');
+      loading.catch(() => undefined);
+      // Launched only once nothing else answers there, so that what answers next is its server.
+      if (target.start) {
+        await refuseIfServed(target.url);
+        server = new ServerProcess(target.start);
+        const stdout = new TailBuffer();
+        startStdout.set(server, stdout);
+        server.child.stdout.setEncoding('utf8');
+        server.child.stdout.on('data', (chunk: string) => stdout.push(chunk));
+      }
+      sdk = await loading;
+    }
     if (server?.failure) throw server.failure;
     let transport: Transport;
     if (target.kind === 'stdio') {
       processTransport = new ProcessTransport(server as ServerProcess);
       transport = processTransport;
     } else {
-      if (server) await waitForUrl(target.url, server, limits.startTimeoutMs);
+      const http = watch as HttpWatch;
+      if (server) await waitForUrl(target.url, server, limits.startTimeoutMs, http.redact);
       transport = new sdk.StreamableHTTPClientTransport(new URL(target.url), {
         requestInit: { headers: target.headers },
+        fetch: http.fetch,
+        reconnectionScheduler: http.reconnectionScheduler,
       });
+      // Set before connecting: the SDK keeps it, and its version probe reports through it only.
+      transport.onerror = http.onerror;
+      if (server) http.watchExit(server);
     }
     client = new sdk.Client(
       { name: 'mcp-annotation-auditor', version: VERSION },
@@ -458,8 +859,8 @@ export async function listTools(
           era === 'modern' ? { mode: { pin: MODERN_REVISION } } : { mode: 'legacy' },
       },
     );
-    // A stdio server that exits ends the listing at once. An HTTP start command may exit once
-    // the server it launched is up (a daemonising wrapper): a dead endpoint shows in the requests.
+    // A stdio server that exits ends the listing at once. An HTTP start command may exit with 0
+    // once the server it launched is up (a daemonising wrapper); any other exit is watched.
     const exited =
       target.kind === 'stdio'
         ? server?.exited.then(() => {
@@ -468,10 +869,13 @@ export async function listTools(
         : undefined;
     // Keep a rejection nobody awaits (a listing that already finished) from going unhandled.
     exited?.catch(() => undefined);
-    const race = <T>(promise: Promise<T>): Promise<T> =>
-      exited ? Promise.race([promise, exited]) : promise;
+    const race =
+      watch?.race ??
+      (<T>(promise: Promise<T>): Promise<T> =>
+        exited ? Promise.race([promise, exited]) : promise);
     await race(client.connect(transport, { timeout: limits.startTimeoutMs }));
     phase = 'list';
+    if (watch) watch.phase = phase;
     const info = client.getServerVersion();
     const listing: Listing = {
       era,
@@ -516,28 +920,53 @@ export async function listTools(
         cursors.add(cursor);
       }
     } while (cursor !== undefined);
+    // The start command's failure may have come just before the last answer.
+    if (watch?.startFailed && server) {
+      await server.stderrRead(500);
+      throw watch.exitFailure(server);
+    }
     // Closing the SDK client can wait on a stubborn server; we end the process ourselves below.
     return listing;
   } catch (error) {
     if (processTransport?.fatal) throw labelled(processTransport.fatal, target);
-    throw labelled(
-      await explain(
-        error,
-        phase,
+    if (!watch)
+      throw labelled(
+        await explain(
+          error,
+          phase,
+          target,
+          era,
+          server,
+          limits,
+          progress,
+          processTransport?.noise ?? [],
+        ),
         target,
-        era,
-        server,
-        limits,
-        progress,
-        processTransport?.noise ?? [],
-      ),
-      target,
-    );
+      );
+    // A start command that died takes the endpoint with it: its exit is the news, not the
+    // refused connection that comes first.
+    if (server && watch.watchingExit && !watch.failure && !(error instanceof AuditError)) {
+      if (!server.hasExited && networkFailure(errorChain(error))) await server.waitForExit(500);
+      const exit = server.hasExited ? await server.exited : undefined;
+      if (exit && (exit.code !== 0 || exit.signal)) {
+        await server.stderrRead(500);
+        throw labelled(watch.exitFailure(server), target);
+      }
+    }
+    const failure =
+      watch.failure ??
+      (await explain(error, phase, target, era, server, limits, progress, [], watch.redact));
+    throw labelled(watch.redacted(failure), target);
   } finally {
     // Closing the SDK client clears its timers; it can wait on a stubborn server, so it is not
     // awaited: we end the process ourselves.
     void client?.close().catch(() => undefined);
-    // The audit goes on with the listing while the server shuts down; see stopsSettled().
-    if (server) stopInBackground(server);
+    if (watch) watch.done = true;
+    // A stdio server shuts down while the audit goes on with the listing; see stopsSettled().
+    // An HTTP start command is gone before this returns: the next may serve the same URL.
+    if (server) {
+      if (target.kind === 'stdio') stopInBackground(server);
+      else await server.stop();
+    }
   }
 }

@@ -29,6 +29,7 @@ import {
 import {
   readConfigFile,
   resolveSettings,
+  secretsOfServers,
   shellQuote,
   updateCommandLine,
   type Settings,
@@ -47,7 +48,8 @@ import {
   type RepoRef,
 } from './github.js';
 import { DEFAULT_CLASS_LIST } from './defaults.js';
-import { readInputs, type ActionInputs } from './inputs.js';
+import { inputSecrets, readInputs, type ActionInputs } from './inputs.js';
+import { redactText } from './redact.js';
 import { renderJson, renderMarkdown, reportCounts, verdictLine } from './render.js';
 import { bySeverity } from './rules.js';
 import { readReportFile } from './reportfile.js';
@@ -313,15 +315,18 @@ async function recordedServers(path: string): Promise<string[]> {
 
 /**
  * When the audit cannot run, an existing sticky comment must not keep showing an old green state:
- * it is updated (never created) to say so.
+ * it is updated (never created) to say so. An error from any layer may quote a server's URL or
+ * headers: `secrets` are redacted first, before escaping could hide them from the match.
  */
-async function markCommentsFailed(
+export async function markCommentsFailed(
   target: CommentTarget,
   servers: string[],
   message: string,
+  secrets: readonly string[] = [],
 ): Promise<void> {
+  const text = markdownSafe(redactText(message, secrets), 2_000);
   const body = (server: string) =>
-    `${commentMarker(server)}\n### ❌ MCP tool annotations for \`${codeSpanSafe(server, 64)}\`: the audit could not run\n\n${markdownSafe(message, 2_000)}\n\nSee the job log for details.\n`;
+    `${commentMarker(server)}\n### ❌ MCP tool annotations for \`${codeSpanSafe(server, 64)}\`: the audit could not run\n\n${text}\n\nSee the job log for details.\n`;
   for (const server of servers)
     await upsertComment(target, server, body(server), false).catch(() => undefined);
 }
@@ -341,8 +346,12 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
   // Masked before anything can print it: an input error may quote a value that holds it.
   const token = getOptionalInput('github-token', env);
   if (token) setSecret(token);
+  // So are the url and headers inputs' secrets; the config file's, once it is read.
+  let secrets = inputSecrets(env);
+  for (const secret of secrets) setSecret(secret);
   // Masking matches the token as printed; escaping for markdown would hide it from the mask.
-  const redact = (text: string) => (token ? text.split(token).join('***') : text);
+  const redact = (text: string) =>
+    redactText(token ? text.split(token).join('***') : text, secrets);
   try {
     const inputs = readInputs(env);
     const updateCommand = updateCommandFor(inputs);
@@ -387,6 +396,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
       namesKnown = true;
     } else {
       settings = resolveSettings(file, inputs.config, inputs.overrides);
+      // Before the audit prints anything: the config's URLs and headers, variables expanded.
+      const known = new Set(secrets);
+      const more = secretsOfServers(settings.servers).filter((secret) => !known.has(secret));
+      for (const secret of more) setSecret(secret);
+      secrets = [...secrets, ...more].sort((a, b) => b.length - a.length);
       classListPath = settings.classList;
       serverNames = settings.servers.flatMap((s) => (s.name !== undefined ? [s.name] : []));
       namesKnown = serverNames.length === settings.servers.length;
@@ -506,7 +520,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
       const names = new Set(serverNames);
       if (!namesKnown && classListPath !== undefined)
         for (const name of await recordedServers(classListPath)) names.add(name);
-      await markCommentsFailed(target, [...names], message);
+      await markCommentsFailed(target, [...names], message, secrets);
     }
     process.exitCode = 1;
   }

@@ -19,12 +19,21 @@ function list(items: string[]): string {
     : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
+/** What fixes a Claude finding: annotations to declare, a name to shorten, or both. */
+function claudeFix(annotations: boolean, tooLong: boolean): string {
+  const limit = `at most ${CLAUDE_NAME_LIMIT} characters`;
+  if (!annotations) return `Shorten the tool name to ${limit}.`;
+  return `Declare the missing annotations on the tool${tooLong ? `, and shorten its name to ${limit}` : ''}.`;
+}
+
 function checkClaude(tool: ClassifiedTool): Finding[] {
   const missing: string[] = [];
   if (tool.titleSource === 'none') missing.push('a title (annotations.title)');
   if (!tool.hints.readOnlyHint.declared && !tool.hints.destructiveHint.declared)
     missing.push('readOnlyHint or destructiveHint');
-  if (tool.name.length > CLAUDE_NAME_LIMIT)
+  const annotations = missing.length > 0;
+  const tooLong = tool.name.length > CLAUDE_NAME_LIMIT;
+  if (tooLong)
     missing.push(`a name of at most ${CLAUDE_NAME_LIMIT} characters (it has ${tool.name.length})`);
   const out: Finding[] = [];
   if (missing.length)
@@ -33,9 +42,7 @@ function checkClaude(tool: ClassifiedTool): Finding[] {
         'policy-claude',
         tool.name,
         `The Claude connector directory requires ${list(missing)}.`,
-        {
-          fix: 'Declare the missing annotations on the tool.',
-        },
+        { fix: claudeFix(annotations, tooLong) },
       ),
     );
   if (tool.titleSource === 'tool' && tool.annotationsTitle === undefined)

@@ -1,5 +1,13 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { AuditError, getErrorMessage } from './errors.js';
@@ -101,16 +109,19 @@ export class TailBuffer {
 const live = new Set<ServerProcess>();
 let exitHookInstalled = false;
 
-/** Last resort: whatever still runs when we exit is killed with its whole process group. */
+/**
+ * Last resort: whatever still runs when we exit is killed with its whole process group and every
+ * descendant seen.
+ */
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
-    for (const server of live) server.killGroup('SIGKILL');
+    for (const server of live) server.killAll();
   });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
-      for (const server of live) server.killGroup('SIGKILL');
+      for (const server of live) server.killAll();
       process.exit(signal === 'SIGINT' ? 130 : 143);
     });
   }
@@ -136,13 +147,185 @@ export function exitOnceWritten(): void {
   }
 }
 
+/** The fields of `/proc/<pid>/stat` we use. */
+export interface ProcStat {
+  state: string;
+  ppid: number;
+  pgrp: number;
+  /** Clock ticks since boot: tells a process from a later one given the same pid. */
+  startTime: string;
+}
+
+/** Parses `/proc/<pid>/stat`; fields are counted from the last ")", as comm may hold ") (". */
+export function parseStat(text: string): ProcStat | undefined {
+  const close = text.lastIndexOf(')');
+  if (close < 0) return undefined;
+  // fields[0] is field 3 (state); ppid is field 4, pgrp field 5 and starttime field 22.
+  const fields = text.slice(close + 2).split(' ');
+  const [state, ppid, pgrp] = fields;
+  const startTime = fields[19];
+  if (!state || !ppid || !pgrp || !startTime) return undefined;
+  return { state, ppid: Number(ppid), pgrp: Number(pgrp), startTime };
+}
+
+const statBuffer = Buffer.alloc(4096);
+
+/** Linux only: the process's stat, or undefined once it is gone. */
+export function readStat(pid: number): ProcStat | undefined {
+  let fd: number;
+  try {
+    fd = openSync(`/proc/${pid}/stat`, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    // One read into a buffer kept for it: a scan of /proc reads every process's. The fields we
+    // read are ASCII, and ")" is never part of a multi-byte character.
+    return parseStat(statBuffer.toString('latin1', 0, readSync(fd, statBuffer)));
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+let threadLists: boolean | undefined;
+
+/**
+ * The pids whose parent is `pid`, from the kernel's per-thread lists: a child is listed under the
+ * thread that forked it. Read through /proc/<tid>/task/<tid>: the same files under
+ * /proc/<pid>/task/ made the server's own exit measurably slower.
+ */
+export function threadChildren(pid: number): number[] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  return tasks.flatMap((tid) => {
+    try {
+      return readFileSync(`/proc/${tid}/task/${tid}/children`, 'utf8')
+        .split(' ')
+        .filter(Boolean)
+        .map(Number);
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Every parent's children, from one pass over /proc: for kernels without per-thread lists. */
+export function scanChildren(): Map<number, number[]> {
+  const byParent = new Map<number, number[]>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return byParent;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readStat(Number(entry));
+    if (!stat) continue;
+    const siblings = byParent.get(stat.ppid);
+    if (siblings) siblings.push(Number(entry));
+    else byParent.set(stat.ppid, [Number(entry)]);
+  }
+  return byParent;
+}
+
+/** A lister of each process's children, the cheapest this kernel offers. */
+function childLister(): (pid: number) => number[] {
+  threadLists ??= existsSync(`/proc/${process.pid}/task/${process.pid}/children`);
+  if (threadLists) return threadChildren;
+  const byParent = scanChildren();
+  return (pid) => byParent.get(pid) ?? [];
+}
+
+/**
+ * Linux only: the server's descendants, remembered by pid and start time. A child that calls
+ * setsid() leaves the process group, and once its parent dies it is reparented and no longer
+ * found under the server; so the tree is read while the server still runs and again before each
+ * signal, and whatever was seen once is killed at the end, unless its pid now names a process
+ * that started later.
+ */
+export class ProcessTree {
+  /** pid to start time of every live descendant seen. */
+  readonly seen = new Map<number, string>();
+
+  /** Remembers the running descendants of `root` (the live server) and of those seen before. */
+  collect(root?: number): void {
+    if (process.platform !== 'linux') return;
+    this.prune();
+    const queue = [...this.seen.keys()];
+    if (root !== undefined) queue.push(root);
+    if (queue.length === 0) return;
+    const childrenOf = childLister();
+    for (let pid = queue.pop(); pid !== undefined; pid = queue.pop())
+      for (const child of childrenOf(pid)) {
+        if (this.seen.has(child)) continue;
+        // Read now: the pid may have been given to another process since it was listed.
+        const stat = readStat(child);
+        if (!stat || stat.state === 'Z' || stat.ppid !== pid) continue;
+        this.seen.set(child, stat.startTime);
+        queue.push(child);
+      }
+  }
+
+  /** Forgets the processes that are gone, zombies, or whose pid now names another process. */
+  private prune(): void {
+    for (const [pid, startTime] of this.seen) {
+      const stat = readStat(pid);
+      if (stat?.startTime !== startTime || stat.state === 'Z') this.seen.delete(pid);
+    }
+  }
+
+  private signal(pids: Iterable<number>, signal: NodeJS.Signals): void {
+    for (const pid of pids)
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // Gone meanwhile.
+      }
+  }
+
+  /**
+   * SIGKILLs every descendant seen that still runs. Each is stopped first and the tree read again
+   * until nothing new shows, so that a child forked meanwhile is not orphaned unseen.
+   */
+  kill(root?: number): void {
+    const stopped = new Set<number>();
+    for (let round = 0; round < 10; round += 1) {
+      this.collect(root);
+      const fresh = [...this.seen.keys()].filter((pid) => !stopped.has(pid));
+      if (fresh.length === 0) break;
+      this.signal(fresh, 'SIGSTOP');
+      for (const pid of fresh) stopped.add(pid);
+    }
+    this.signal(this.seen.keys(), 'SIGKILL');
+  }
+
+  /** Resolves once every descendant seen is gone or a zombie, or after `ms`. */
+  async gone(ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      this.prune();
+      if (this.seen.size === 0 || Date.now() > deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+}
+
 /**
  * A server process we started, in a process group of its own so that `stop()` also ends what it
- * started (npx wrappers, shells, grandchildren).
+ * started (npx wrappers, shells, grandchildren); on Linux its descendants are also tracked by
+ * parentage, for those that leave the group.
  */
 export class ServerProcess {
   readonly child: ChildProcessByStdio<Writable, Readable, Readable>;
   readonly stderr = new TailBuffer();
+  readonly descendants = new ProcessTree();
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private readonly stderrEnded: Promise<unknown>;
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -234,6 +417,17 @@ export class ServerProcess {
     }
   }
 
+  /** Reads the server's descendants again; from its own pid only until it is reaped and free. */
+  private collectDescendants(): void {
+    this.descendants.collect(this.hasExited ? undefined : this.child.pid);
+  }
+
+  /** Kills the process group and every descendant seen, at once. */
+  killAll(): void {
+    this.descendants.kill(this.hasExited ? undefined : this.child.pid);
+    this.killGroup('SIGKILL');
+  }
+
   /** Resolves once no process of the server's group runs any more, or after `ms`. */
   private async groupGone(ms: number): Promise<void> {
     const pid = this.child.pid;
@@ -254,22 +448,27 @@ export class ServerProcess {
 
   /**
    * Ends the server: close stdin (the stdio binding's polite request), then SIGTERM, then SIGKILL,
-   * each bounded; finally the rest of its process group. Resolves once the process is gone.
+   * each bounded; finally the rest of its process group and its descendants. Resolves once the
+   * process is gone.
    */
   async stop(graceMs = 2_000): Promise<void> {
     if (this.child.pid !== undefined) {
+      // Read while the server runs: once it exits, its children are reparented out of reach.
+      this.collectDescendants();
       this.child.stdin.end();
       if (!this.hasExited && !(await settlesWithin(this.exited, 100))) {
+        this.collectDescendants();
         this.killGroup('SIGTERM');
         if (!(await settlesWithin(this.exited, graceMs))) {
+          this.collectDescendants();
           this.killGroup('SIGKILL');
           await settlesWithin(this.exited, graceMs);
         }
       }
-      // Grandchildren may outlive the leader; they share its group. Wait (bounded) until the
-      // kernel has taken them too, so that nothing we started outlives us.
-      this.killGroup('SIGKILL');
-      await this.groupGone(1_000);
+      // Grandchildren may outlive the leader, in its group or out of it. Wait (bounded) until
+      // the kernel has taken them too, so that nothing we started outlives us.
+      this.killAll();
+      await Promise.all([this.groupGone(1_000), this.descendants.gone(1_000)]);
     }
     this.child.stdout.destroy();
     this.child.stderr.destroy();
@@ -312,15 +511,8 @@ function onlyZombiesIn(pgid: number): boolean {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // pid (comm) state ppid pgrp ...; comm may itself contain ")".
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(pgrp) === pgid && state !== 'Z') return false;
+    const stat = readStat(Number(entry));
+    if (stat?.pgrp === pgid && stat.state !== 'Z') return false;
   }
   return true;
 }

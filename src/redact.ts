@@ -31,20 +31,42 @@ export function redactUrl(url: string): string {
   return `${parsed.protocol}//${auth}${parsed.host}${parsed.pathname}${query}${parsed.hash}`;
 }
 
-/** The secret parts of a URL and of header values, for {@link redactText}. */
+/** Header or query names that carry credentials: their values are secrets whatever they look like. */
+const SECRET_NAME = /auth|token|key|secret|pass|cookie|session|sig|cred|code/i;
+
+/**
+ * Other values count as secrets only when they look like opaque tokens (16 or more word-like
+ * characters): masking a value such as `v=2026` or `Accept: application/json` would garble every log line that happens to contain it.
+ */
+const OPAQUE = /^[\w.~+=-]{16,}$/;
+
+function isSecret(name: string, value: string): boolean {
+  return SECRET_NAME.test(name) ? value.length >= MIN_SECRET : OPAQUE.test(value);
+}
+
+/**
+ * The secret parts of a URL (user name, password, credential-like query values) and of header
+ * values, for {@link redactText} and the Actions log's masking.
+ */
 export function secretsOf(url: string | undefined, headers: Record<string, string> = {}): string[] {
-  const secrets = Object.values(headers).flatMap((value) => {
+  const secrets: string[] = [];
+  for (const [name, raw] of Object.entries(headers)) {
+    const value = raw.trim();
+    if (!isSecret(name, value)) continue;
+    secrets.push(value);
     // "Bearer abc": the credential alone too, which a server may echo without the scheme.
-    const credential = /^\S+\s+(\S.*)$/.exec(value.trim())?.[1];
-    return credential ? [value.trim(), credential] : [value.trim()];
-  });
+    const credential = /^\S+\s+(\S.*)$/.exec(value)?.[1];
+    if (credential) secrets.push(credential);
+  }
   if (url !== undefined) {
     try {
       const parsed = new URL(url);
       for (const part of [parsed.username, parsed.password]) secrets.push(part, decoded(part));
-      for (const value of parsed.searchParams.values()) secrets.push(value);
       // Both the raw and the decoded forms can appear in a message.
-      for (const part of parsed.search.slice(1).split('&')) secrets.push(part.split('=')[1] ?? '');
+      for (const pair of parsed.search.slice(1).split('&')) {
+        const [name = '', value = ''] = pair.split('=');
+        if (isSecret(decoded(name), decoded(value))) secrets.push(value, decoded(value));
+      }
     } catch {
       // Not a URL: nothing to take from it.
     }

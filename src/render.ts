@@ -188,6 +188,14 @@ function findingLine(f: Finding): string[] {
   return row;
 }
 
+/** "What to do": each distinct fix of the findings that are not waived, with its rule. */
+function fixLines(findings: Finding[]): string[] {
+  const fixes = [
+    ...new Set(findings.filter((f) => f.fix && !f.waived).map((f) => `${f.rule}: ${f.fix}`)),
+  ];
+  return fixes.length ? ['', 'What to do:', ...fixes.map((x) => `  ${x}`)] : [];
+}
+
 function serverText(s: ServerReport): string {
   const counts = countsOf(s.tools, s.findings, s.changes);
   const lines = [
@@ -208,12 +216,7 @@ function serverText(s: ServerReport): string {
   }
   if (s.changes.length) lines.push('Changes:', ...s.changes.map(changeLine), '');
   if (s.findings.length) {
-    lines.push('Findings:', table(s.findings.map(findingLine)));
-    const fixes = [
-      ...new Set(s.findings.filter((f) => f.fix && !f.waived).map((f) => `${f.rule}: ${f.fix}`)),
-    ];
-    if (fixes.length) lines.push('', 'What to do:', ...fixes.map((x) => `  ${x}`));
-    lines.push('');
+    lines.push('Findings:', table(s.findings.map(findingLine)), ...fixLines(s.findings), '');
   }
   if (s.stdoutNoise.length)
     lines.push(
@@ -246,7 +249,13 @@ export function verdictLine(report: Report): string {
 
 export function renderText(report: Report): string {
   const parts = report.servers.map(serverText);
-  if (report.findings.length) parts.push(`Config:\n${table(report.findings.map(findingLine))}\n`);
+  // The run's own findings (stale waivers, a recorded server no longer configured).
+  if (report.findings.length)
+    parts.push(
+      ['Config:', table(report.findings.map(findingLine)), ...fixLines(report.findings), ''].join(
+        '\n',
+      ),
+    );
   parts.push(verdictLine(report));
   return `${parts.join('\n')}\n`;
 }

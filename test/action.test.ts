@@ -1055,6 +1055,48 @@ describe('the action, run as GitHub runs it', () => {
       expect(sarif.runs[0]?.results.map((r) => r.ruleId)).toEqual(['stale-waiver']);
     });
 
+    it("masks the URL's secret parts and the header values before anything is printed, and keeps them out of the summary and the comment", async () => {
+      api.seedComment({ body: `${MARKER}\n### ✅ MCP tool annotations for \`notes\`: passed` });
+      const secrets = ['SK_LIVE_SECRET_1', 'tok_SECRET_HEADER_2', 'CONFIG_SECRET_3'];
+      const dir = await tempDir();
+      // Nothing listens on port 9: the audit cannot run, and its error may quote the URL.
+      const fromInputs = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: {
+          url: `http://127.0.0.1:9/mcp?api_key=${secrets[0]}`,
+          headers: `Authorization: Bearer ${secrets[1]}`,
+          'server-name': 'notes',
+        },
+      });
+      await writeFile(
+        join(dir, 'auditor.yml'),
+        'servers:\n  notes:\n    url: http://127.0.0.1:9/mcp?key=${API_KEY}\n',
+      );
+      const fromConfig = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: { config: 'auditor.yml' },
+        env: { API_KEY: secrets[2] as string },
+      });
+      for (const [run, masked] of [
+        [fromInputs, secrets.slice(0, 2)],
+        [fromConfig, secrets.slice(2)],
+      ] as const) {
+        expect(run.code).toBe(1);
+        expect(run.outputs.result).toBe('error');
+        const lines = run.stdout.split('\n');
+        const printed = lines.findIndex((l) => !l.startsWith('::add-mask::'));
+        for (const secret of masked) {
+          expect(lines.slice(0, printed), run.stdout).toContain(`::add-mask::${secret}`);
+          for (const line of lines.slice(printed)) expect(line).not.toContain(secret);
+          expect(run.summary).not.toContain(secret);
+          expect(api.commentsOn(1)[0]?.body).not.toContain(secret);
+        }
+        expect(api.commentsOn(1)[0]?.body).toContain('the audit could not run');
+      }
+    });
+
     it('update mode counts what it changed', async () => {
       const dir = await tempDir();
       const inputs = { command: `node ${EXAMPLE}`, mode: 'update' };

@@ -55,6 +55,24 @@ describe('toolLines', () => {
   });
 });
 
+describe('serializeClassList: what reviewers read in the diff', () => {
+  it('writes bidi and invisible characters as \\u escapes, which read back identically', () => {
+    const hidden = ['bidi\u202egnp.exe', 'zero\u200bwidth', 'mark\u061c', 'iso\u2066late\u2069'];
+    const tools = new Map(
+      hidden.map((n) => [`mcp__s__${n}`, { ...record(n), title: `Title ${n}\u2028x` }] as const),
+    );
+    const text = serializeClassList({ tools });
+    expect(text).not.toMatch(/[\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/);
+    expect(text).toContain('"mcp__s__bidi\\u202egnp.exe": {');
+    expect(text).toContain('"title": "Title mark\\u061c\\u2028x"');
+    const parsed = parseClassList(text, 'x.json');
+    expect([...parsed.tools]).toEqual([...tools].sort(([a], [b]) => (a < b ? -1 : 1)));
+    expect(serializeClassList(parsed)).toBe(text);
+    // Annotations still find each tool's line.
+    for (const n of hidden) expect(toolLines(text).get(`mcp__s__${n}`)).toBeGreaterThan(0);
+  });
+});
+
 describe('parseClassList: the fast checks agree with the schemas', () => {
   it('accepts an entry only where zod does, and outputs what zod outputs', () => {
     const base = { ...record('t'), reason: 'why' };

@@ -1,7 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readConfigFile, resolveSettings } from '../src/config.js';
+import {
+  parseHeaders,
+  readConfigFile,
+  resolveSettings,
+  secretsOfServers,
+  updateCommandLine,
+} from '../src/config.js';
 import { describeError } from '../src/errors.js';
 import { tempDir } from './support/cli.js';
 
@@ -100,5 +106,137 @@ describe('settings: the class list path', () => {
     expect(() => resolveSettings(file, 'auditor.yml', flags)).toThrow(
       /classList in auditor\.yml is empty/,
     );
+  });
+});
+
+/** What the user reads when resolving the settings fails. */
+function settingsError(...args: Parameters<typeof resolveSettings>): string {
+  try {
+    resolveSettings(...args);
+  } catch (error) {
+    return describeError(error);
+  }
+  throw new Error('the settings were accepted');
+}
+
+describe('config file: server entries', () => {
+  it('an env next to url is refused, saying to put it under start', async () => {
+    const file = await read(
+      'auditor.yml',
+      'servers:\n  api:\n    url: http://127.0.0.1:3000/mcp\n    env: {TOKEN: x}\n    start: {command: node, args: [s.js]}\n',
+    );
+    const message = settingsError(file, 'auditor.yml', {});
+    expect(message).toContain('Server "api" in auditor.yml has env next to url');
+    expect(message).toContain('under start');
+  });
+
+  it('a name in both mcpServers and servers is refused, naming the server', async () => {
+    const file = await read(
+      'auditor.yml',
+      'mcpServers:\n  notes: {command: node, args: [a.js]}\nservers:\n  notes: {command: node, args: [b.js]}\n  other: {command: node}\n',
+    );
+    const message = settingsError(file, 'auditor.yml', {});
+    expect(message).toContain('"notes"');
+    expect(message).toContain('both mcpServers and servers');
+  });
+
+  it('a duplicate key: the line and column, and a message that ends cleanly', async () => {
+    const message = await readError(
+      'auditor.yml',
+      'servers:\n  a: {command: x}\n  a: {command: y}\n',
+    );
+    expect(message).toContain(
+      'auditor.yml is not valid YAML at line 3, column 3: Map keys must be unique. Fix the syntax',
+    );
+    expect(message).not.toContain(':.');
+  });
+});
+
+describe('settings: flags that would be ignored are refused', () => {
+  const two = 'servers:\n  a: {command: node, args: [a.js]}\n  b: {command: node, args: [b.js]}\n';
+
+  it('--server-name with several servers; with one chosen by --server it names that one', async () => {
+    const file = await read('auditor.yml', two);
+    const message = settingsError(file, 'auditor.yml', { serverName: 'x' });
+    expect(message).toContain('--server-name');
+    expect(message).toContain('config keys');
+    const one = resolveSettings(file, 'auditor.yml', { serverName: 'x', only: ['b'] });
+    expect(one.servers.map((s) => s.name)).toEqual(['x']);
+  });
+
+  it('--header with a stdio server, from the command line or the config file', async () => {
+    expect(
+      settingsError(undefined, 'auditor.yml', {
+        command: ['node', 'server.js'],
+        headers: ['Authorization: Bearer abcdef'],
+      }),
+    ).toMatch(/--header .*no server of this run speaks HTTP/);
+    const file = await read('auditor.yml', two);
+    expect(settingsError(file, 'auditor.yml', { headers: ['X-A: 1'] })).toMatch(/--header/);
+    // An HTTP server among them takes the headers.
+    const mixed = await read('auditor.yml', `${two}  c: {url: 'http://127.0.0.1:1/mcp'}\n`);
+    const settings = resolveSettings(mixed, 'auditor.yml', { headers: ['X-A: 1'] });
+    const http = settings.servers.find((s) => s.target.kind === 'http')?.target;
+    expect(http?.kind === 'http' && http.headers).toEqual({ 'X-A': '1' });
+  });
+
+  it('--url that is not http or https', () => {
+    for (const url of ['file:///etc/passwd', 'ftp://h/mcp', 'javascript:alert(1)']) {
+      const message = settingsError(undefined, 'auditor.yml', { url });
+      expect(message).toContain('must be an http:// or https:// URL');
+    }
+    expect(() =>
+      resolveSettings(undefined, 'auditor.yml', { url: 'HTTPS://h/mcp?x=1' }),
+    ).not.toThrow();
+  });
+});
+
+describe('secrets in messages and in the update command', () => {
+  it('a bad header says which one and what is wrong, never its value', () => {
+    const bad = (lines: string[]) => {
+      try {
+        parseHeaders(lines);
+      } catch (error) {
+        return describeError(error);
+      }
+      throw new Error('the headers were accepted');
+    };
+    const message = bad(['X-Ok: 1', 'Authorization Bearer SECRET_VALUE']);
+    expect(message).not.toContain('SECRET_VALUE');
+    expect(message).toContain('Header 2 ("Authorization …") has no colon');
+    for (const line of ['SECRET_VALUE', ': SECRET_VALUE', 'Bearer\tSECRET_VALUE'])
+      expect(bad([line])).not.toContain('SECRET_VALUE');
+    expect(bad(['SECRET_VALUE'])).toContain('Header 1 has no colon');
+  });
+
+  it("the update command shows a URL's secret parts as *** and says to fill them in", () => {
+    const command = updateCommandLine({
+      url: 'https://user:pw123456@mcp.example.com/mcp?api_key=SK_LIVE_SECRET&v=2',
+    });
+    expect(command).not.toContain('SK_LIVE_SECRET');
+    expect(command).not.toContain('pw123456');
+    expect(command).toBe(
+      "npx mcp-annotation-auditor update --url 'https://***@mcp.example.com/mcp?api_key=***&v=***' # replace each *** with the secret it stands for",
+    );
+    // A URL with nothing to hide is shown as it is, with no note.
+    expect(updateCommandLine({ url: 'http://127.0.0.1:3000/mcp' })).toBe(
+      'npx mcp-annotation-auditor update --url http://127.0.0.1:3000/mcp',
+    );
+  });
+
+  it("the secrets of every configured HTTP server: its URL's secret parts and header values", async () => {
+    process.env.AUDITOR_TEST_TOKEN = 'tok_from_env_1234';
+    try {
+      const file = await read(
+        'auditor.yml',
+        'servers:\n  api:\n    url: http://h/mcp?key=QUERY_SECRET\n    headers:\n      Authorization: Bearer ${AUDITOR_TEST_TOKEN}\n  local: {command: node}\n',
+      );
+      const settings = resolveSettings(file, 'auditor.yml', {});
+      expect(secretsOfServers(settings.servers)).toEqual(
+        expect.arrayContaining(['QUERY_SECRET', 'Bearer tok_from_env_1234', 'tok_from_env_1234']),
+      );
+    } finally {
+      delete process.env.AUDITOR_TEST_TOKEN;
+    }
   });
 });

@@ -29,8 +29,23 @@ describe('markdownSafe', () => {
       'octo/repo@\u2060012345\u20606789abcdef0123456789abcdef01234567',
     );
   });
-  it('puts everything on one line and drops invisible controls', () => {
-    expect(markdownSafe('a\nb\r\nc\u202ed')).toBe('a b cd');
+  it('puts everything on one line and shows invisible controls as \\u escapes', () => {
+    expect(markdownSafe('a\nb\r\nc\u202ed')).toBe('a b c\\\\u202ed');
+  });
+  it('shows every bidi and zero-width control, so look-alike names stay apart', () => {
+    // "\\\\u202e" in the markdown source renders as the text \u202e.
+    expect(markdownSafe('bidi\u202egnp.exe')).toBe('bidi\\\\u202egnp.exe');
+    expect(markdownSafe('bidi\u202egnp.exe')).not.toBe(markdownSafe('bidignp.exe'));
+    const controls = [0x061c, 0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0xfeff];
+    for (let code = 0x202a; code <= 0x202e; code++) controls.push(code);
+    for (let code = 0x2066; code <= 0x2069; code++) controls.push(code);
+    for (const code of controls) {
+      const hex = code.toString(16).padStart(4, '0');
+      expect(markdownSafe(`a${String.fromCharCode(code)}b`), `U+${hex}`).toBe(`a\\\\u${hex}b`);
+    }
+  });
+  it('escapes dollar signs, which GitHub reads as math', () => {
+    expect(markdownSafe('costs $x^2$ and $$y$$')).toBe('costs \\$x^2\\$ and \\$\\$y\\$\\$');
   });
   it('bounds long text', () => {
     const out = markdownSafe('A'.repeat(20_000), 100);
@@ -47,7 +62,7 @@ describe('terminalSafe', () => {
     expect(bound('😀😀😀', 2)).toBe('😀…');
   });
   it('escapes exactly the control characters (\\p{Cc}) and the invisible or bidi marks', () => {
-    const unsafe = /[\p{Cc}\u200b-\u200f\u2028-\u202e\u2066-\u2069]/u;
+    const unsafe = /[\p{Cc}\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069]/u;
     for (let code = 0; code <= 0xffff; code++) {
       const c = String.fromCharCode(code);
       const expected = unsafe.test(c) ? `\\u${code.toString(16).padStart(4, '0')}` : c;
@@ -55,6 +70,7 @@ describe('terminalSafe', () => {
         expect(terminalSafe(c), `U+${code.toString(16)}`).toBe(expected);
     }
     expect(terminalSafe('a\u202eb\u0085c😀')).toBe('a\\u202eb\\u0085c😀');
+    expect(terminalSafe('a\u061cb')).toBe('a\\u061cb');
   });
 });
 
@@ -73,5 +89,8 @@ describe('codeSpanSafe', () => {
   it('keeps names readable inside backticks and cannot close the span', () => {
     expect(codeSpanSafe('my_server')).toBe('my_server');
     expect(codeSpanSafe('a`b\nc')).toBe('a b c');
+  });
+  it('shows invisible and bidi controls as markdownSafe does (no backslash escapes in a span)', () => {
+    expect(codeSpanSafe('bidi\u202egnp\u061c.exe')).toBe('bidi\\u202egnp\\u061c.exe');
   });
 });

@@ -1,8 +1,7 @@
 // Streamable HTTP: --url with headers, both protocol eras, the ways an endpoint goes wrong, and a
 // start command from the config file that is launched, waited on, and stopped at the end.
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, runCli, tempDir, writeConfig } from './support/cli.js';
+import { freePort, json, runCli, tempDir, writeConfig } from './support/cli.js';
 import { expectCouldNotAudit, expectNoneLeft, killReported, watched } from './support/pids.js';
 import {
   killAllFixtures,
@@ -18,19 +17,6 @@ async function httpServer(args: string[]): Promise<string> {
   const fixture = spawnFixture('http-server.mjs', args);
   const [, url] = await fixture.waitForStderr(/listening on (http:\/\/\S+)/, 10_000);
   return url as string;
-}
-
-/** A port nothing listens on (free a moment ago). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const urls: Record<string, string> = {};

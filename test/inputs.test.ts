@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readInputs, splitCommand } from '../src/inputs.js';
+import { inputSecrets, readInputs, splitCommand } from '../src/inputs.js';
 
 describe('splitCommand', () => {
   it('splits words and honours quotes and backslashes, without a shell', () => {
@@ -41,5 +41,34 @@ describe('readInputs', () => {
     });
     expect(inputs.overrides.headers).toEqual(['A: 1', 'B: 2']);
     expect(inputs.overrides.env).toEqual(['X=1', 'Y']);
+  });
+});
+
+describe('inputSecrets', () => {
+  it("takes every header value and the URL's secret parts, even from inputs that are refused", () => {
+    const secrets = inputSecrets({
+      INPUT_URL: 'https://alice:pw123456@h/mcp?api_key=SK_LIVE_SECRET',
+      INPUT_HEADERS:
+        'Authorization: Bearer tok_123456\n# comment\nX-Api-Key: key_abcdef\nno colon here',
+      INPUT_MODE: 'fix',
+    });
+    expect(secrets).toEqual(
+      expect.arrayContaining([
+        'SK_LIVE_SECRET',
+        'alice',
+        'pw123456',
+        'Bearer tok_123456',
+        'tok_123456',
+        'key_abcdef',
+        // A line without a colon may be a bare credential: all of it.
+        'no colon here',
+      ]),
+    );
+    expect(inputSecrets({ INPUT_COMMAND: 'node server.js' })).toEqual([]);
+  });
+  it('a url input that is refused is not echoed with its secrets', () => {
+    expect(() => readInputs({ INPUT_URL: 'ftp://alice:pw123456@h/x?k=SK_LIVE_SECRET' })).toThrow(
+      'Input "url" has the value "ftp://***@h/x?k=***"',
+    );
   });
 });

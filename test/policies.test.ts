@@ -37,6 +37,20 @@ describe('claude profile', () => {
       `policy-claude:${name}`,
     ]);
   });
+  it('gives a name that is too long its own fix, not "declare the missing annotations"', () => {
+    const fixes = (tool: ListedTool) =>
+      checkPolicies([classifyTool(tool)], [], ['claude']).map((f) => f.fix);
+    const name = 'n'.repeat(65);
+    expect(fixes({ name, annotations: { title: 'A', readOnlyHint: true } })).toEqual([
+      'Shorten the tool name to at most 64 characters.',
+    ]);
+    expect(fixes({ name, annotations: {} })).toEqual([
+      'Declare the missing annotations on the tool, and shorten its name to at most 64 characters.',
+    ]);
+    expect(fixes({ name: 'a', annotations: {} })).toEqual([
+      'Declare the missing annotations on the tool.',
+    ]);
+  });
   it('warns title-location when the title is only in Tool.title', () => {
     expect(
       rules([{ name: 'a', title: 'A', annotations: { readOnlyHint: true } }], ['claude']),

@@ -37,6 +37,14 @@ describe('secretsOf and redactText', () => {
       '{"authorization":"***","raw":"***","user":"***","key":"***"}',
     );
   });
+  it('count only credential-like or long opaque values, so that masking does not garble logs', () => {
+    const secrets = secretsOf('http://h/mcp?v=2026&lang=english&state=0123456789abcdef01', {
+      Accept: 'application/json',
+      'X-Api-Key': 'k123',
+      'X-Tenant': 'tenant-0123456789abcdef',
+    });
+    expect(secrets.sort()).toEqual(['0123456789abcdef01', 'k123', 'tenant-0123456789abcdef']);
+  });
   it('leaves text without secrets alone', () => {
     expect(redactText('nothing here', secretsOf('http://h/mcp', {}))).toBe('nothing here');
   });

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE, ROOT, runCli, SERVERS, tempDir, writeConfig } from './support/cli.js';
+import { EXAMPLE, freePort, ROOT, runCli, SERVERS, tempDir, writeConfig } from './support/cli.js';
 import { expectCouldNotAudit } from './support/pids.js';
 
 const ENV_DUMP = join(SERVERS, 'env-dump.mjs');
@@ -132,14 +132,17 @@ describe('the server environment', () => {
     const file = await writeConfig(dir, {
       servers: {
         api: {
-          url: 'http://127.0.0.1:9/mcp',
+          url: `http://127.0.0.1:${await freePort()}/mcp`,
           start: { command: 'node', args: ['-e', dump], env: { FOO: 'bar' } },
         },
       },
     });
-    // The start command exits without serving: the audit fails, after it has run.
-    const run = await runCli(['list', '--config', file], { env: auditorEnv() });
-    expectCouldNotAudit(run, /The start command exited with code 0 before http:\S+ answered\./);
+    // The start command exits without serving: the audit fails, after it has run (exit code 0
+    // may be a wrapper that left its server booting, so the audit waits out the start timeout).
+    const run = await runCli(['list', '--config', file, '--start-timeout', '1'], {
+      env: auditorEnv(),
+    });
+    expectCouldNotAudit(run, /the start command exited with code 0 meanwhile/);
     const env = JSON.parse(await readFile(out, 'utf8')) as Record<string, string>;
     expect(env.FOO).toBe('bar');
     expectNoSecrets(env);

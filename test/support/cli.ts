@@ -1,6 +1,7 @@
 // Runs the committed CLI bundle as a user would: a real process, real servers.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -166,4 +167,17 @@ export async function writeConfig(
   const path = join(dir, name);
   await writeFile(path, JSON.stringify(data, null, 2));
   return path;
+}
+
+/** A port nothing listens on (free a moment ago). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
 }
