@@ -15,16 +15,20 @@ import {
 import type { EraSetting, ServerSettings, Settings, Waiver } from './config.js';
 import {
   CLASS_RANK,
+  carriesReason,
   changeFindings,
   diffRecords,
   driftFindings,
   describeMoves,
+  describeTitleMove,
+  isSchemaOnly,
   type ToolChange,
 } from './diff.js';
 import { AuditError } from './errors.js';
 import { gitShow } from './git.js';
 import { finding, type Finding } from './findings.js';
 import { listTools, type Listing, type ProtocolEra } from './listing.js';
+import type { Policy } from './defaults.js';
 import { stopsSettled, stopUnclaimed } from './process.js';
 import { checkPolicies } from './policies.js';
 import { redactUrl } from './redact.js';
@@ -105,7 +109,10 @@ export function describeTarget(server: ServerSettings): string {
   return t.kind === 'stdio' ? [t.spawn.command, ...t.spawn.args].join(' ') : redactUrl(t.url);
 }
 
-function parseListing(listing: Listing): { tools: ClassifiedTool[]; malformed: MalformedTool[] } {
+function parseListing(listing: Pick<Listing, 'rawTools'>): {
+  tools: ClassifiedTool[];
+  malformed: MalformedTool[];
+} {
   const tools: ClassifiedTool[] = [];
   const malformed: MalformedTool[] = [];
   listing.rawTools.forEach((raw, index) => {
@@ -116,17 +123,25 @@ function parseListing(listing: Listing): { tools: ClassifiedTool[]; malformed: M
   return { tools, malformed };
 }
 
-/** Tools whose annotations differ between the two eras. */
-function eraFindings(legacy: ClassifiedTool[], modern: ClassifiedTool[]): Finding[] {
+/**
+ * Tools whose annotations differ between the two eras. A tool malformed in either era is left
+ * out of "listed in one era but not the other": its malformed-tool finding already covers it.
+ */
+function eraFindings(
+  legacy: ClassifiedTool[],
+  modern: ClassifiedTool[],
+  malformed: Set<string>,
+): Finding[] {
   const out: Finding[] = [];
   const modernByName = new Map(modern.map((t) => [t.name, t]));
   const legacyNames = new Set(legacy.map((t) => t.name));
   for (const tool of legacy) {
     const other = modernByName.get(tool.name);
     if (!other) {
-      out.push(
-        finding('era-mismatch', tool.name, 'Listed in the legacy era but not in the modern era.'),
-      );
+      if (!malformed.has(tool.name))
+        out.push(
+          finding('era-mismatch', tool.name, 'Listed in the legacy era but not in the modern era.'),
+        );
       continue;
     }
     const moves = diffRecords(
@@ -140,9 +155,7 @@ function eraFindings(legacy: ClassifiedTool[], modern: ClassifiedTool[]): Findin
           tool.name,
           `Annotations differ between eras (legacy -> modern): ${[
             describeMoves(moves.hints),
-            moves.titleChanged
-              ? `title ${JSON.stringify(tool.title)} -> ${JSON.stringify(other.title)}`
-              : '',
+            moves.titleChanged ? describeTitleMove(tool, other) : '',
           ]
             .filter(Boolean)
             .join('; ')}.`,
@@ -151,11 +164,79 @@ function eraFindings(legacy: ClassifiedTool[], modern: ClassifiedTool[]): Findin
       );
   }
   for (const tool of modern)
-    if (!legacyNames.has(tool.name))
+    if (!legacyNames.has(tool.name) && !malformed.has(tool.name))
       out.push(
         finding('era-mismatch', tool.name, 'Listed in the modern era but not in the legacy era.'),
       );
   return out;
+}
+
+/** The highest class each name has among these tools (two tools may share one name). */
+/** How much a client may do with a tool: its class first, then its reach (open over closed). */
+function riskOf(tool: Pick<ClassifiedTool, 'class' | 'reach'>): number {
+  return CLASS_RANK[tool.class] * 2 + (tool.reach === 'open' ? 1 : 0);
+}
+
+function rankByName(tools: ClassifiedTool[]): Map<string, number> {
+  const ranks = new Map<string, number>();
+  for (const t of tools) ranks.set(t.name, Math.max(ranks.get(t.name) ?? 0, riskOf(t)));
+  return ranks;
+}
+
+/**
+ * The tools of both eras, one version per name: where the eras disagree, the riskier (delete
+ * over edit over read, then open over closed, else the legacy one), so that the class list never understates what some
+ * client can call.
+ */
+function unionOfEras(legacy: ClassifiedTool[], modern: ClassifiedTool[]): ClassifiedTool[] {
+  const legacyRank = rankByName(legacy);
+  const modernRank = rankByName(modern);
+  return [
+    ...legacy.filter((t) => (modernRank.get(t.name) ?? -1) <= (legacyRank.get(t.name) ?? 0)),
+    ...modern.filter((t) => (legacyRank.get(t.name) ?? -1) < (modernRank.get(t.name) ?? 0)),
+  ];
+}
+
+/**
+ * A server's tools and their findings, from its listing in one era or in both. In both, every
+ * tool of either era is checked (a finding the eras share is reported once; one that only an era
+ * has says so), and the tools recorded are the union by name (see unionOfEras). A tool malformed
+ * in either era is malformed: its class-list entry stays as reviewed.
+ */
+export function auditListings(
+  listings: Pick<Listing, 'era' | 'rawTools'>[],
+  policies: readonly Policy[],
+): { tools: ClassifiedTool[]; malformedNames: string[]; findings: Finding[] } {
+  const parsed = listings.map((listing) => ({ era: listing.era, ...parseListing(listing) }));
+  const [first, second] = parsed as [(typeof parsed)[number], (typeof parsed)[number]?];
+  const malformedNames = [...new Set(parsed.flatMap((p) => p.malformed.map((m) => m.label)))];
+  if (!second)
+    return {
+      tools: first.tools,
+      malformedNames,
+      findings: checkPolicies(first.tools, first.malformed, policies),
+    };
+  const key = (f: Finding) => JSON.stringify([f.rule, f.tool, f.message]);
+  const [ofFirst, ofSecond] = [first, second].map((p) =>
+    checkPolicies(p.tools, p.malformed, policies),
+  ) as [Finding[], Finding[]];
+  const [keysFirst, keysSecond] = [new Set(ofFirst.map(key)), new Set(ofSecond.map(key))];
+  const onlyIn = (era: ProtocolEra, f: Finding): Finding => ({
+    ...f,
+    message: `${era === 'legacy' ? 'Legacy' : 'Modern'} era only: ${f.message}`,
+  });
+  const findings = [
+    ...ofFirst.map((f) => (keysSecond.has(key(f)) ? f : onlyIn(first.era, f))),
+    ...ofSecond.filter((f) => !keysFirst.has(key(f))).map((f) => onlyIn(second.era, f)),
+  ];
+  const malformed = new Set(malformedNames);
+  const [legacy, modern] = first.era === 'legacy' ? [first, second] : [second, first];
+  findings.push(...eraFindings(legacy.tools, modern.tools, malformed));
+  return {
+    tools: unionOfEras(legacy.tools, modern.tools).filter((t) => !malformed.has(t.name)),
+    malformedNames,
+    findings,
+  };
 }
 
 async function auditServer(
@@ -169,13 +250,10 @@ async function auditServer(
   const listings: Listing[] = [];
   for (const era of eras) listings.push(await listTools(server.target, era, settings.limits));
   const primary = listings[0] as Listing;
-  const { tools, malformed } = parseListing(primary);
-  const findings = checkPolicies(
-    tools,
-    malformed,
+  const { tools, malformedNames, findings } = auditListings(
+    listings,
     options.mode === 'update' ? [] : settings.policies,
   );
-  if (listings[1]) findings.push(...eraFindings(tools, parseListing(listings[1]).tools));
 
   const name = server.name ?? normalizeServerName(primary.serverInfo?.name ?? 'server');
   const report: ServerReport = {
@@ -188,7 +266,7 @@ async function auditServer(
     stdoutNoise: primary.stdoutNoise,
   };
   if (primary.serverInfo) report.serverInfo = primary.serverInfo;
-  if (malformed.length) report.malformedNames = malformed.map((m) => m.label);
+  if (malformedNames.length) report.malformedNames = malformedNames;
   const live = liveRecords(name, tools);
   // What update writes for this server: its changes are what the class list's diff will show.
   if (options.mode === 'update') report.changes = diffRecords(recordedOf(classList, report), live);
@@ -197,7 +275,8 @@ async function auditServer(
   const base = await baseList;
   const head = recordedOf(classList, report);
   const updateCommand = options.updateCommand ?? DEFAULT_UPDATE_COMMAND;
-  const headChanges = classList ? diffRecords(head, live) : [];
+  // Against HEAD a schema change is drift too (a notice): the hash recorded is what finds renames.
+  const headChanges = classList ? diffRecords(head, live, { schema: true }) : [];
   if (classList) findings.push(...driftFindings(headChanges, updateCommand, settings.classList));
   else
     findings.push(
@@ -211,28 +290,30 @@ async function auditServer(
       ),
     );
   // Without a base, the class list at HEAD is what the live server is compared to.
+  const renamedServer = renamedServerRecords(base ?? null, name, settings);
   const reference =
     base === undefined
       ? classList
         ? head
         : undefined
-      : withoutMalformed(
-          renamedServerRecords(base, name, settings) ?? recordsOf(base ?? undefined, name),
-          report,
-        );
-  if (base && reference && !recordsOf(base, name).size && reference.size)
+      : withoutMalformed(renamedServer?.records ?? recordsOf(base ?? undefined, name), report);
+  if (renamedServer && reference?.size)
     findings.push(
       finding(
         'tool-renamed',
         undefined,
-        `The server now calls itself "${name}"; the base class list records its tools under "${[...reference.values()][0]?.server}". They are compared as one server.`,
+        `The server now calls itself "${name}"; the base class list records its tools under "${renamedServer.from}". They are compared as one server.`,
         {
           fix: 'Pin the name with --server-name (the server-name input) so the class list keys stay stable.',
         },
       ),
     );
   if (reference) {
-    report.changes = reference === head ? headChanges : diffRecords(reference, live);
+    // What the PR changes in the tool surface: a schema change alone is not one (spec §5).
+    report.changes =
+      reference === head
+        ? headChanges.filter((c) => !isSchemaOnly(c))
+        : diffRecords(reference, live);
     findings.push(...changeFindings(report.changes));
   }
   return report;
@@ -255,25 +336,29 @@ function withoutMalformed(
 /**
  * A single server whose reported name changed would otherwise match nothing in the base and hide
  * every dropped hint as "added" tools: when one unnamed server is audited and the base records
- * exactly one other server, that server's entries are the reference, re-keyed under the new name.
+ * exactly one other server, that server's entries are the reference, re-keyed under the new name
+ * (`from` is the name the base records, which the re-keyed entries no longer show).
  */
 function renamedServerRecords(
   base: ClassList | null,
   name: string,
   settings: Settings,
-): Map<string, ToolRecord> | undefined {
+): { from: string; records: Map<string, ToolRecord> } | undefined {
   if (!base || settings.servers.length !== 1 || settings.servers[0]?.name !== undefined)
     return undefined;
   if (recordsOf(base, name).size) return undefined;
   const others = new Set([...base.tools.values()].map((r) => r.server));
   if (others.size !== 1) return undefined;
-  const [old] = [...others] as [string];
-  return new Map(
-    [...recordsOf(base, old).values()].map((r) => [
-      fullToolName(name, r.tool),
-      { ...r, server: name },
-    ]),
-  );
+  const [from] = [...others] as [string];
+  return {
+    from,
+    records: new Map(
+      [...recordsOf(base, from).values()].map((r) => [
+        fullToolName(name, r.tool),
+        { ...r, server: name },
+      ]),
+    ),
+  };
 }
 
 /** Class-list servers that no audited server answers to: drift, unless only some were audited. */
@@ -293,7 +378,7 @@ function staleServers(
       undefined,
       `The class list records ${n} tool${n === 1 ? '' : 's'} of server "${server}", but no audited server has that name (this run audited ${audited.map((a) => `"${a}"`).join(', ')}).`,
       {
-        fix: `If the server was renamed, pin its name with --server-name ${server} (the server-name input); otherwise run \`${updateCommand}\` and commit ${settings.classList}.`,
+        fix: `If the server was renamed, ${settings.servers.length === 1 ? `pin its name with --server-name ${server} (the server-name input)` : `give it back its name (its key in the config file)`}; otherwise run \`${updateCommand}\` and commit ${settings.classList}.`,
       },
     ),
   );
@@ -309,8 +394,7 @@ function liveRecords(server: string, tools: ClassifiedTool[]): Map<string, ToolR
   for (const tool of tools) {
     const key = fullToolName(server, tool.name);
     const held = records.get(key);
-    if (!held || CLASS_RANK[tool.class] > CLASS_RANK[held.class])
-      records.set(key, toRecord(server, tool));
+    if (!held || riskOf(tool) > riskOf(held)) records.set(key, toRecord(server, tool));
   }
   return records;
 }
@@ -339,7 +423,13 @@ export function applyPolicy(
   const adjust = (f: Finding): Finding | undefined => {
     const override = settings.severities[f.rule];
     if (override === 'off') return undefined;
-    if (override) f.severity = override;
+    // An override sets the rule's severity; a finding filed below it on purpose (a schema-only
+    // drift notice) is only ever lowered.
+    if (
+      override &&
+      (f.severity === RULES[f.rule].severity || !meetsThreshold(override, f.severity))
+    )
+      f.severity = override;
     return f;
   };
   const approve = (f: Finding): Finding => {
@@ -515,7 +605,8 @@ async function auditServers(settings: Settings, options: AuditOptions): Promise<
 
 /**
  * The class list after update: each audited server's entries replaced by its live tools, each
- * keeping its reason (across a rename too); other servers' entries untouched.
+ * keeping its reason (across a rename too, unless the class rose: see carriesReason); other
+ * servers' entries untouched.
  */
 export function updatedClassList(
   existing: ClassList | undefined,
@@ -531,14 +622,14 @@ export function updatedClassList(
     // A tool listed malformed keeps its entry as it was: `before` leaves it out, so it stays.
     const before = recordedOf(existing, report);
     const live = liveRecords(report.server, report.tools);
-    const renames = new Map(
+    const carried = new Map(
       diffRecords(before, live)
-        .filter((c) => c.kind === 'renamed' && c.renamedFrom)
-        .map((c) => [c.name, c.renamedFrom as string]),
+        .filter(carriesReason)
+        .map((c) => [c.name, c.before?.reason]),
     );
     for (const key of before.keys()) tools.delete(key);
     for (const [key, record] of live) {
-      const reason = before.get(key)?.reason ?? before.get(renames.get(key) ?? '')?.reason;
+      const reason = before.get(key)?.reason ?? carried.get(key);
       tools.set(key, reason !== undefined ? { ...record, reason } : record);
     }
   }

@@ -48,10 +48,11 @@ export function classOf(hints: Record<HintName, HintState>): ToolClass {
 
 /** Title precedence from the spec: `Tool.title`, then `annotations.title`, then the name. */
 export function titleOf(tool: ListedTool): { title: string; titleSource: TitleSource } {
-  if (tool.title !== undefined && tool.title.length > 0)
+  // A blank title is no title, as the policies see it.
+  if (tool.title !== undefined && tool.title.trim().length > 0)
     return { title: tool.title, titleSource: 'tool' };
   const fromAnnotations = tool.annotations?.title;
-  if (fromAnnotations !== undefined && fromAnnotations.length > 0)
+  if (fromAnnotations !== undefined && fromAnnotations.trim().length > 0)
     return { title: fromAnnotations, titleSource: 'annotations' };
   return { title: tool.name, titleSource: 'none' };
 }

@@ -3,8 +3,8 @@ import { chmod, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/
 import * as z from 'zod/v4';
 import { lazily } from './lazy.js';
 import type { ClassifiedTool, Reach, TitleSource, ToolClass } from './classify.js';
-import { AuditError } from './errors.js';
-import { INVISIBLE, unicodeEscape } from './escape.js';
+import { AuditError, describeError } from './errors.js';
+import { INVISIBLE, terminalSafe, unicodeEscape } from './escape.js';
 import { HINT_NAMES, isObject, type HintName } from './tools.js';
 
 /** A hint as the class list records it: the declared value, or "absent". */
@@ -378,6 +378,27 @@ export function parseClassList(text: string, path: string): ClassList {
   const list: ClassList = { tools };
   if (file.data.$schema !== undefined) list.$schema = file.data.$schema;
   return list;
+}
+
+/**
+ * The base class list as the audit is to get it, or a warning instead. A base that could not be
+ * read is an error before this (a dropped hint would pass unseen), but one that is there and does
+ * not parse must not block the PR that repairs it: it is no base, so the live server is compared
+ * with the class list at HEAD, and the warning says so. `where` names it in the warning (`path at
+ * the base commit`). Shared by the action and the CLI (--base, --base-ref).
+ */
+export function usableBase<B extends { text: string | null }>(
+  base: B,
+  where: string,
+): { base?: B; warning?: string } {
+  try {
+    if (base.text !== null) parseClassList(base.text, where);
+  } catch (error) {
+    return {
+      warning: `${terminalSafe(describeError(error), 600)} Comparing with the class list at HEAD only.`,
+    };
+  }
+  return { base };
 }
 
 /** Reads a class list; `undefined` when the file does not exist yet. */

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
-import { readAtRef, runAudit, type AuditOptions, type Mode } from './audit.js';
+import { readAtRef, runAudit, type AuditOptions, type BaseText, type Mode } from './audit.js';
+import { usableBase } from './classlist.js';
 import {
   readConfigFile,
   resolveSettings,
@@ -11,7 +12,7 @@ import {
 import { AuditError } from './errors.js';
 import { splitCommand } from './inputs.js';
 import { DEFAULT_CONFIG, POLICIES, type Policy } from './defaults.js';
-import { render, type Format } from './render.js';
+import { render, writtenTally, type Format } from './render.js';
 import type { FailOn } from './rules.js';
 import { HELP, quickAnswer, type CliResult } from './help.js';
 
@@ -21,6 +22,26 @@ function usageError(message: string, command = 'main'): AuditError {
     `Run mcp-annotation-auditor ${command === 'main' ? '' : `${command} `}--help for usage.`,
   );
 }
+
+/**
+ * Flags only check acts on, with why list or update would ignore each: what would be silently
+ * ignored is refused, so that no one believes a setting took effect.
+ */
+const IGNORED: Record<'list' | 'update', Partial<Record<string, string>>> = {
+  list: {
+    'fail-on': 'list does not pass or fail (it exits 0 unless the audit cannot run)',
+    base: 'list compares the live server with no class list',
+    'base-ref': 'list compares the live server with no class list',
+    approved: 'list does not judge findings, so there is nothing to approve',
+  },
+  update: {
+    'fail-on': 'update records the live tools and does not pass or fail on findings',
+    policy: 'update checks no policies (it records the live tools as they are)',
+    base: 'update writes the class list from the live server and compares it with no base',
+    'base-ref': 'update writes the class list from the live server and compares it with no base',
+    approved: 'update does not judge findings, so there is nothing to approve',
+  },
+};
 
 function seconds(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -89,6 +110,13 @@ export async function runCli(argv: string[]): Promise<CliResult> {
       `Unexpected argument "${positionals[0]}". Put the server's command after --, e.g. ${mode} -- node server.js.`,
       mode,
     );
+  if (mode !== 'check')
+    for (const [flag, why] of Object.entries(IGNORED[mode]))
+      if (values[flag as keyof typeof values] !== undefined)
+        throw usageError(
+          `--${flag} would be ignored: ${why}. Give it to check, or leave it out.`,
+          mode,
+        );
   const format = (values.format ?? 'text') as Format;
   if (!['text', 'json', 'markdown'].includes(format))
     throw usageError(`--format must be text, json or markdown, not "${format}".`, mode);
@@ -150,6 +178,8 @@ export async function runCli(argv: string[]): Promise<CliResult> {
     updateCommand: updateCommandLine(overrides, values.config),
     approved: values.approved ?? false,
   };
+  // A base that does not parse only warns (see usableBase), as in the action.
+  let checked: { base?: BaseText; warning?: string } = {};
   if (values.base !== undefined) {
     let text: string;
     try {
@@ -163,17 +193,22 @@ export async function runCli(argv: string[]): Promise<CliResult> {
           : undefined,
       );
     }
-    options.base = { text, label: values.base, file: values.base };
+    checked = usableBase({ text, label: values.base, file: values.base }, values.base);
   } else if (values['base-ref'] !== undefined) {
-    options.base = {
-      text: await readAtRef(values['base-ref'], settings.classList),
-      label: values['base-ref'],
-    };
+    const ref = values['base-ref'];
+    checked = usableBase(
+      { text: await readAtRef(ref, settings.classList), label: ref },
+      `${settings.classList} at ${ref}`,
+    );
   }
+  if (checked.base) options.base = checked.base;
   const report = await runAudit(settings, options);
+  // What update wrote, counted from the file: a tool listed malformed keeps its reviewed entry.
+  const tally = await writtenTally(report);
   return {
     exitCode: report.result === 'failed' ? 1 : 0,
-    stdout: render(report, format),
-    stderr: '',
+    stdout: render(report, format, tally),
+    // As the action warns: once the audit has compared (if it failed first, nothing was).
+    stderr: checked.warning ? `mcp-annotation-auditor: warning: ${checked.warning}\n` : '',
   };
 }

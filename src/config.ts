@@ -216,7 +216,8 @@ function serverFromConfig(
         'Add url: http://host:port/mcp.',
       );
     // Only a start command has an environment: an env beside url would reach nothing.
-    if (entry.env !== undefined)
+    // An empty one, as generated .mcp.json files carry, says nothing to ignore.
+    if (entry.env !== undefined && Object.keys(entry.env).length > 0)
       throw new AuditError(
         `${where} in ${file} has env next to url; an HTTP server gets no environment from the auditor, so it would be ignored.`,
         'Put env under start, with the command that launches the server (start: {command, args, env}), or remove it.',
@@ -374,6 +375,20 @@ export async function readConfigFile(
       );
   }
   return parsed.data;
+}
+
+/**
+ * The line of each waiver in a config file's text, in the order of its `waivers` (0 where one has
+ * no position): what is said about a waiver (stale-waiver) points at where it is written.
+ */
+export async function waiverLines(text: string): Promise<number[]> {
+  const yaml = await loadYaml();
+  const counter = new yaml.LineCounter();
+  const waivers = yaml.parseDocument(text, { lineCounter: counter }).get('waivers', true);
+  if (!yaml.isSeq(waivers)) return [];
+  return waivers.items.map((item) =>
+    yaml.isNode(item) && item.range ? counter.linePos(item.range[0]).line : 0,
+  );
 }
 
 /** What the command line (or the action's inputs) says; every field optional, flags win. */
@@ -552,7 +567,8 @@ export function resolveSettings(
     servers,
     partial: Boolean(flags.only?.length),
     classList,
-    policies: flags.policies ?? file?.policies ?? DEFAULT_POLICIES,
+    // Once each: a profile named twice (--policy openai,openai) would report each finding twice.
+    policies: [...new Set(flags.policies ?? file?.policies ?? DEFAULT_POLICIES)],
     failOn: flags.failOn ?? file?.failOn ?? 'error',
     severities: file?.rules ?? {},
     waivers: (file?.waivers ?? []) as Waiver[],

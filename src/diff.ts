@@ -1,4 +1,4 @@
-import type { Reach, ToolClass } from './classify.js';
+import type { Reach, TitleSource, ToolClass } from './classify.js';
 import type { RecordedHint, ToolRecord } from './classlist.js';
 import { finding, type Finding } from './findings.js';
 import { HINT_NAMES, type HintName } from './tools.js';
@@ -21,6 +21,8 @@ export interface ToolChange {
   after?: ToolRecord;
   hints: HintMove[];
   titleChanged: boolean;
+  /** The input schema differs: set only when asked for (drift), see {@link diffRecords}. */
+  schemaChanged?: boolean;
 }
 
 /** Classes by risk: a move up the ranks is an escalation. */
@@ -34,26 +36,60 @@ function hintMoves(before: ToolRecord, after: ToolRecord): HintMove[] {
   return moves;
 }
 
-function compare(name: string, before: ToolRecord, after: ToolRecord): ToolChange | undefined {
+function compare(
+  name: string,
+  before: ToolRecord,
+  after: ToolRecord,
+  withSchema: boolean,
+): ToolChange | undefined {
   const hints = hintMoves(before, after);
   const titleChanged = before.title !== after.title || before.titleSource !== after.titleSource;
+  const schemaChanged = withSchema && before.schema !== after.schema;
   if (
     !hints.length &&
     !titleChanged &&
+    !schemaChanged &&
     before.class === after.class &&
     before.reach === after.reach
   )
     return undefined;
-  return { kind: 'changed', name, tool: after.tool, before, after, hints, titleChanged };
+  const change: ToolChange = {
+    kind: 'changed',
+    name,
+    tool: after.tool,
+    before,
+    after,
+    hints,
+    titleChanged,
+  };
+  if (schemaChanged) change.schemaChanged = true;
+  return change;
+}
+
+/**
+ * A change of the input schema alone: drift to record (the hash is what recognises a rename),
+ * but no change of the tool surface a PR comment is about.
+ */
+export function isSchemaOnly(change: ToolChange): boolean {
+  return (
+    change.schemaChanged === true &&
+    !change.hints.length &&
+    !change.titleChanged &&
+    change.before?.class === change.after?.class &&
+    change.before?.reach === change.after?.reach
+  );
 }
 
 /**
  * Differences between two tool surfaces (class list entries keyed by full name). A removed tool
- * and an added one with the same input schema, unique on both sides, are one rename.
+ * and an added one with the same input schema, unique on both sides, are one rename. With
+ * `schema`, a tool whose input schema changed is a change too (`schemaChanged`), even alone: the
+ * live server against the class list at HEAD, where a stale hash would miss a later rename.
  */
 export function diffRecords(
   before: Map<string, ToolRecord>,
   after: Map<string, ToolRecord>,
+  options: { schema?: boolean } = {},
 ): ToolChange[] {
   const changes: ToolChange[] = [];
   const removed = [...before.keys()].filter((k) => !after.has(k));
@@ -115,7 +151,7 @@ export function diffRecords(
     }
   for (const [key, b] of before) {
     const a = after.get(key);
-    const change = a && compare(key, b, a);
+    const change = a && compare(key, b, a, options.schema === true);
     if (change) changes.push(change);
   }
   return changes.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
@@ -133,6 +169,48 @@ export function describeMoves(moves: HintMove[]): string {
 
 function classWord(c: ToolClass, r: Reach): string {
   return `${c} (${r})`;
+}
+
+const TITLE_PLACES: Record<TitleSource, string> = {
+  tool: 'Tool.title',
+  annotations: 'annotations.title',
+  none: 'the tool name',
+};
+
+type Titled = { title: string; titleSource: TitleSource };
+
+/** How a title changed: its text, where it is set, or both (same text moved is still a move). */
+export function describeTitleMove(before: Titled, after: Titled): string {
+  const [from, to] = [TITLE_PLACES[before.titleSource], TITLE_PLACES[after.titleSource]];
+  if (before.title === after.title)
+    return `title ${JSON.stringify(after.title)} moved from ${from} to ${to}`;
+  if (before.titleSource === after.titleSource)
+    return `title ${JSON.stringify(before.title)} -> ${JSON.stringify(after.title)}`;
+  return `title ${JSON.stringify(before.title)} (${from}) -> ${JSON.stringify(after.title)} (${to})`;
+}
+
+/**
+ * Whether a rename carries the reviewed reason over: only when the class did not rise. A reason
+ * written for a read tool says nothing about a delete tool that took its schema (every tool
+ * without arguments shares one), so that one needs a new review.
+ */
+export function carriesReason(change: ToolChange): boolean {
+  const { before, after } = change;
+  return (
+    change.kind === 'renamed' &&
+    before?.reason !== undefined &&
+    after !== undefined &&
+    CLASS_RANK[after.class] <= CLASS_RANK[before.class]
+  );
+}
+
+/** What a rename does with the reviewed reason, for the findings that report it. */
+function reasonNote(change: ToolChange, carried: string): string {
+  const { before, after } = change;
+  if (before?.reason === undefined || !after) return '';
+  return carriesReason(change)
+    ? `; ${carried}`
+    : `; its reason is not carried over because the class rose from ${before.class} to ${after.class}: review the tool and give it a new reason`;
 }
 
 /** The rules a PR's change of the tool surface triggers. */
@@ -160,7 +238,7 @@ export function changeFindings(changes: ToolChange[]): Finding[] {
         finding(
           'tool-renamed',
           tool,
-          `Renamed from ${before.tool} (same input schema)${before.reason !== undefined ? '; its reason is carried over' : ''}.`,
+          `Renamed from ${before.tool} (same input schema)${reasonNote(change, 'its reason is carried over')}.`,
         ),
       );
     const dropped = change.hints.filter((m) => m.before !== 'absent' && m.after === 'absent');
@@ -206,13 +284,30 @@ export function changeFindings(changes: ToolChange[]): Finding[] {
   return out;
 }
 
-/** Live tools that differ from the class list at HEAD: one unrecorded-change per tool. */
+/**
+ * Live tools that differ from the class list at HEAD: one unrecorded-change per tool. A change of
+ * the input schema alone is a notice: the spec's drift is tools, hints and titles, and failing
+ * every PR that adds an argument would be noise; but recording it keeps renames recognised.
+ */
 export function driftFindings(
   changes: ToolChange[],
   updateCommand: string,
   classListPath: string,
 ): Finding[] {
+  const fix = `Run \`${updateCommand}\` and commit ${classListPath}.`;
   return changes.map((change) => {
+    if (isSchemaOnly(change))
+      return {
+        ...finding(
+          'unrecorded-change',
+          change.tool,
+          "The live tool's input schema differs from the one the class list records (hints, class and title are unchanged).",
+          {
+            fix: `Run \`${updateCommand}\` and commit ${classListPath}: the recorded schema is how a later rename of the tool is recognised (and its reason carried over).`,
+          },
+        ),
+        severity: 'notice',
+      };
     let what: string;
     switch (change.kind) {
       case 'added':
@@ -222,7 +317,7 @@ export function driftFindings(
         what = 'is in the class list but no longer served';
         break;
       case 'renamed':
-        what = `is served under a new name (was ${change.before?.tool})`;
+        what = `is served under a new name (was ${change.before?.tool})${reasonNote(change, 'update carries its reason over')}`;
         break;
       case 'changed': {
         const parts: string[] = [];
@@ -231,16 +326,13 @@ export function driftFindings(
           parts.push(`class ${change.before?.class} -> ${change.after?.class}`);
         if (change.before?.reach !== change.after?.reach)
           parts.push(`reach ${change.before?.reach} -> ${change.after?.reach}`);
-        if (change.titleChanged)
-          parts.push(
-            `title ${JSON.stringify(change.before?.title)} -> ${JSON.stringify(change.after?.title)}`,
-          );
+        if (change.titleChanged && change.before && change.after)
+          parts.push(describeTitleMove(change.before, change.after));
+        if (change.schemaChanged) parts.push('input schema changed');
         what = `differs from the class list: ${parts.join('; ')}`;
         break;
       }
     }
-    return finding('unrecorded-change', change.tool, `The live tool ${what}.`, {
-      fix: `Run \`${updateCommand}\` and commit ${classListPath}.`,
-    });
+    return finding('unrecorded-change', change.tool, `The live tool ${what}.`, { fix });
   });
 }

@@ -28,17 +28,19 @@ export function linesSafe(text: string, max = 80): string {
     .join('\n');
 }
 
-/** Control characters (\p{Cc}: U+0000-U+001F, U+007F-U+009F) and invisible or bidi marks. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const TERMINAL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069]/;
-const TERMINAL_UNSAFE_ALL = new RegExp(TERMINAL_UNSAFE.source, 'g');
-
 /**
  * Invisible and bidirectional controls (U+061C ARABIC LETTER MARK, zero-width characters, the
  * LRM/RLM marks, embeddings, overrides and isolates, word joiners, the BOM, line and paragraph
  * separators): they could hide or reorder what reviewers read.
  */
-export const INVISIBLE = /[\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
+const INVISIBLE_CLASS = '\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\ufeff';
+
+/** Every invisible character, for `replace` only (global: `test` would keep its place). */
+export const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, 'g');
+
+/** Control characters (\p{Cc}: U+0000-U+001F, U+007F-U+009F) and the invisible ones. */
+const TERMINAL_UNSAFE = new RegExp(`[\\p{Cc}${INVISIBLE_CLASS}]`, 'u');
+const TERMINAL_UNSAFE_ALL = new RegExp(TERMINAL_UNSAFE.source, 'gu');
 
 /** A character written as `\uXXXX`: visible, and what JSON and JavaScript read it back as. */
 export function unicodeEscape(c: string): string {

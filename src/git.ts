@@ -21,6 +21,14 @@ export function gitEnvironment(from: NodeJS.ProcessEnv = process.env): NodeJS.Pr
   return env;
 }
 
+/**
+ * What git printed, less the full stop that ends each of its lines ("fatal: invalid object name
+ * 'x'."): every message that quotes it goes on, or ends, with punctuation of its own.
+ */
+export function gitMessage(stderr: string): string {
+  return stderr.trim().replace(/(?<!\.)\.[ \t]*$/gm, '');
+}
+
 /** Runs git (in {@link gitEnvironment}); rejects with what git printed on stderr. */
 export function git(args: string[], cwd?: string): Promise<string> {
   return new Promise((resolve, reject) =>
@@ -33,7 +41,7 @@ export function git(args: string[], cwd?: string): Promise<string> {
         env: gitEnvironment(),
       },
       (error, stdout, stderr) =>
-        error ? reject(new Error(stderr.trim() || error.message)) : resolve(stdout),
+        error ? reject(new Error(gitMessage(stderr) || error.message)) : resolve(stdout),
     ),
   );
 }

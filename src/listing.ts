@@ -1,6 +1,7 @@
 import * as z from 'zod/v4';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { AuditError, getErrorMessage } from './errors.js';
+import { linesSafe } from './escape.js';
 import { lazily } from './lazy.js';
 import { noJsonSchemaValidation } from './sdk-shims.js';
 import {
@@ -148,24 +149,35 @@ class ProcessTransport implements Transport {
 }
 
 /**
- * Why fetch refuses a request in a way no retry can change (a port it never uses, a scheme it
- * does not speak, a certificate it rejects), or undefined for a failure that can pass: nothing
- * listens yet, a reset, a timeout.
+ * A refusal of fetch's that no retry can change (a port it never uses, a certificate it rejects,
+ * a scheme it does not speak), from the errors that say so.
+ */
+function permanentRefusal(chain: Record<string, unknown>[]): string | undefined {
+  const tls = chain
+    .map((e) => (typeof e.code === 'string' ? e.code : undefined))
+    .find((code) => code !== undefined && /CERT|SSL|TLS|SELF_SIGNED|VERIFY/.test(code));
+  if (tls) return `the TLS certificate was refused (${tls})`;
+  const inner = chain.at(-1);
+  const message = typeof inner?.message === 'string' ? inner.message : '';
+  if (message === 'bad port') return 'fetch refuses to use that port ("bad port"); pick another';
+  if (inner?.code === undefined && /scheme|not implemented/i.test(message))
+    return `fetch cannot use that URL (${message})`;
+  return undefined;
+}
+
+/**
+ * Why fetch refuses a request in a way no retry can change, or undefined for a failure that can
+ * pass: nothing listens yet, a reset, a timeout.
  */
 function fetchRefusal(error: unknown): string | undefined {
   const chain = errorChain(error);
   if (chain.some((e) => e.name === 'TimeoutError' || e.name === 'AbortError')) return undefined;
-  const inner = chain.at(-1);
-  const message = typeof inner?.message === 'string' ? inner.message : '';
-  const code = typeof inner?.code === 'string' ? inner.code : undefined;
   // fetch rejects what it cannot even send (a URL, a header) before any connection.
-  if (chain[0]?.message !== 'fetch failed') return message || 'fetch refused the request';
-  if (message === 'bad port') return 'fetch refuses to use that port ("bad port"); pick another';
-  if (code && /CERT|SSL|TLS|SELF_SIGNED|VERIFY/.test(code))
-    return `the TLS certificate was refused (${code})`;
-  if (!code && /scheme|not implemented/i.test(message))
-    return `fetch cannot use that URL (${message})`;
-  return undefined;
+  if (chain[0]?.message !== 'fetch failed') {
+    const message = chain.at(-1)?.message;
+    return typeof message === 'string' && message ? message : 'fetch refused the request';
+  }
+  return permanentRefusal(chain);
 }
 
 /**
@@ -199,6 +211,8 @@ async function waitForUrl(
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let leftCleanly = false;
+  // Short pauses first, so that a server which boots in 50 ms is not left waiting for 100.
+  let pause = 10;
   for (;;) {
     if (server.failure) throw server.failure;
     if (server.hasExited && !leftCleanly) {
@@ -222,16 +236,15 @@ async function waitForUrl(
       );
     if (await answers(url, Math.min(1_000, remaining))) return;
     await new Promise((resolve) =>
-      setTimeout(resolve, Math.min(100, Math.max(0, deadline - Date.now()))),
+      setTimeout(resolve, Math.min(pause, Math.max(0, deadline - Date.now()))),
     );
+    pause = Math.min(100, pause * 2);
   }
 }
 
-/** Server-written text for a terminal: control characters other than newlines made visible. */
+/** Server-written text for a terminal: control and invisible characters made visible, lines kept. */
 function inert(text: string): string {
-  return text.replace(/[\p{Cc}\u200b-\u200f\u2028-\u202e\u2066-\u2069]/gu, (c) =>
-    c === '\n' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return linesSafe(text, Infinity);
 }
 
 /** What a start command wrote to stdout; read so that a chatty one never blocks on the pipe. */
@@ -311,14 +324,14 @@ function networkFailure(chain: Record<string, unknown>[]): string | undefined {
   for (const e of [...chain].reverse()) {
     const code = typeof e.code === 'string' ? e.code : undefined;
     if (code && NETWORK_ERRORS[code]) return `${NETWORK_ERRORS[code]} (${code})`;
-    if (code && /CERT|SSL|TLS|SELF_SIGNED|VERIFY/.test(code))
-      return `the TLS certificate was refused (${code})`;
   }
+  const refusal = permanentRefusal(chain);
+  if (refusal) return refusal;
   if (chain.some((e) => e.message === 'fetch failed')) {
-    const inner = chain.at(-1);
-    const message = typeof inner?.message === 'string' ? inner.message : 'fetch failed';
-    if (message === 'bad port') return 'fetch refuses to use that port ("bad port"); pick another';
-    return message === 'fetch failed' ? 'the request failed' : message;
+    const message = chain.at(-1)?.message;
+    return typeof message === 'string' && message !== 'fetch failed'
+      ? message
+      : 'the request failed';
   }
   return undefined;
 }
@@ -365,9 +378,6 @@ const MAX_RESPONSE = MAX_LINE;
 
 /** How long the SDK gets to hand on what an event stream held, once the stream has ended. */
 const STREAM_SETTLE_MS = 100;
-
-/** Statuses whose response has no body: `new Response` refuses one. */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 /** URLs inside a message (the SDK's, fetch's), each shown through redactUrl. */
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s"'<>`]+/gi;
@@ -469,6 +479,23 @@ class HttpWatch {
       this.secrets,
     );
 
+  /**
+   * What the server sent, with the target's secrets replaced wherever they appear (a server that
+   * echoes its Authorization header into a title would put it in reports and PR comments).
+   */
+  redactListing(listing: Listing): void {
+    if (!this.secrets.length) return;
+    const scrub = (value: unknown): unknown => {
+      if (typeof value === 'string') return redactText(value, this.secrets);
+      if (Array.isArray(value)) return value.map(scrub);
+      if (value && typeof value === 'object')
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k), scrub(v)]));
+      return value;
+    };
+    listing.rawTools = listing.rawTools.map(scrub);
+    if (listing.serverInfo) listing.serverInfo = scrub(listing.serverInfo) as Listing['serverInfo'];
+  }
+
   redacted(error: AuditError): AuditError {
     return new AuditError(
       this.redact(error.message),
@@ -528,13 +555,8 @@ class HttpWatch {
       void response.body?.cancel().catch(() => undefined);
       throw this.tooLarge();
     }
-    if (
-      !response.body ||
-      response.status < 200 ||
-      response.status > 599 ||
-      NULL_BODY.has(response.status)
-    )
-      return response;
+    // fetch gives no body for a status that may not have one (204, 304): nothing to count.
+    if (!response.body) return response;
     const events =
       post !== undefined &&
       /^\s*text\/event-stream/i.test(response.headers.get('content-type') ?? '');
@@ -925,6 +947,7 @@ export async function listTools(
       await server.stderrRead(500);
       throw watch.exitFailure(server);
     }
+    watch?.redactListing(listing);
     // Closing the SDK client can wait on a stubborn server; we end the process ourselves below.
     return listing;
   } catch (error) {

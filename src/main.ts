@@ -5,6 +5,8 @@ import {
   appendSummary,
   getOptionalInput,
   issueAnnotation,
+  type AnnotationLevel,
+  type AnnotationProperties,
   setOutput,
   setSecret,
   SUMMARY_LIMIT,
@@ -17,7 +19,7 @@ import {
   type BaseText,
   type Report,
 } from './audit.js';
-import { parseClassList, toolLines } from './classlist.js';
+import { parseClassList, toolLines, usableBase } from './classlist.js';
 import {
   commentMarker,
   renderComment,
@@ -32,10 +34,12 @@ import {
   secretsOfServers,
   shellQuote,
   updateCommandLine,
+  waiverLines,
   type Settings,
+  type Waiver,
 } from './config.js';
 import { AuditError, describeError, getErrorMessage } from './errors.js';
-import { findingText } from './findings.js';
+import { findingText, type Finding } from './findings.js';
 import { readText, type EarlyStart } from './early.js';
 import { git, gitShow } from './git.js';
 import { codeSpanSafe, linesSafe, markdownSafe, terminalSafe } from './escape.js';
@@ -50,7 +54,7 @@ import {
 import { DEFAULT_CLASS_LIST } from './defaults.js';
 import { inputSecrets, readInputs, type ActionInputs } from './inputs.js';
 import { redactText } from './redact.js';
-import { renderJson, renderMarkdown, reportCounts, verdictLine } from './render.js';
+import { renderJson, renderMarkdown, reportCounts, verdictLine, writtenTally } from './render.js';
 import { bySeverity } from './rules.js';
 import { readReportFile } from './reportfile.js';
 import { renderSarif } from './sarif.js';
@@ -185,8 +189,32 @@ function updateCommandFor(inputs: ActionInputs): string {
     : command;
 }
 
-/** Workflow annotations on the class-list lines of the tools concerned, most severe first. */
-function annotate(report: Report, classListText: string | undefined, file: string): void {
+/** The config file's waivers and where each is written, for annotations about them. */
+export interface WaiverPlaces {
+  /** The config file's path from the repository's root. */
+  file: string;
+  waivers: Waiver[];
+  /** The line of each waiver (see waiverLines); 0 where unknown. */
+  lines: number[];
+}
+
+export interface Annotation {
+  level: AnnotationLevel;
+  message: string;
+  props: AnnotationProperties;
+}
+
+/**
+ * Workflow annotations on the class-list lines of the tools concerned, most severe first; a stale
+ * waiver's on the config file, at the waiver, which is what to fix (the class list has no line
+ * for it).
+ */
+export function annotationsOf(
+  report: Report,
+  classListText: string | undefined,
+  file: string,
+  config?: WaiverPlaces,
+): Annotation[] {
   const found = keyedFindings(report).filter(({ finding }) => !finding.waived);
   found.sort((a, b) => bySeverity(a.finding, b.finding));
   const shown = found.slice(0, MAX_ANNOTATIONS);
@@ -195,18 +223,52 @@ function annotate(report: Report, classListText: string | undefined, file: strin
     classListText !== undefined && shown.some(({ key }) => key !== undefined)
       ? toolLines(classListText)
       : undefined;
-  for (const { finding: f, key } of shown) {
+  // Stale waivers come in the order the waivers are written: each takes the first of its tool
+  // (and rule, which its message names) not taken yet.
+  const taken = new Set<number>();
+  const waiverAt = (f: Finding): AnnotationProperties | undefined => {
+    if (!config || f.rule !== 'stale-waiver') return undefined;
+    const free = (i: number) => !taken.has(i);
+    const same = config.waivers.flatMap((w, i) => (w.tool === f.tool && free(i) ? [i] : []));
+    const index = same.find((i) => f.message.includes(` ${config.waivers[i]?.rule} `)) ?? same[0];
+    if (index !== undefined) taken.add(index);
+    const line = index !== undefined ? config.lines[index] : undefined;
+    return { file: config.file, line: line || 1 };
+  };
+  const out: Annotation[] = shown.map(({ finding: f, key }) => {
     const line = key !== undefined ? lines?.get(key) : undefined;
-    issueAnnotation(f.severity, findingText(f), {
-      ...(classListText !== undefined ? { file, line: line ?? 1 } : {}),
-      title: `mcp-annotation-auditor: ${f.rule}`,
-    });
-  }
+    const place =
+      waiverAt(f) ?? (classListText !== undefined ? { file, line: line ?? 1 } : undefined);
+    return {
+      level: f.severity,
+      message: findingText(f),
+      props: { ...place, title: `mcp-annotation-auditor: ${f.rule}` },
+    };
+  });
   if (found.length > MAX_ANNOTATIONS)
-    issueAnnotation(
-      'notice',
-      `${found.length - MAX_ANNOTATIONS} more findings are in the job summary and the JSON report.`,
-    );
+    out.push({
+      level: 'notice',
+      message: `${found.length - MAX_ANNOTATIONS} more findings are in the job summary and the JSON report.`,
+      props: {},
+    });
+  return out;
+}
+
+/** The config file's waivers with their lines, when the run found a stale one to point at. */
+async function waiverPlaces(
+  report: Report,
+  settings: Settings,
+  configPath: string,
+  configText: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<WaiverPlaces | undefined> {
+  if (configText === undefined || !report.findings.some((f) => f.rule === 'stale-waiver'))
+    return undefined;
+  return {
+    file: await repoRelative(configPath, env),
+    waivers: settings.waivers,
+    lines: await waiverLines(configText),
+  };
 }
 
 async function postComments(
@@ -379,8 +441,12 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
       target = { client, repo, prNumber };
     // Read after the comment target is known: a config file that is wrong marks the comment.
     classListPath = inputs.overrides.classList ?? DEFAULT_CLASS_LIST;
-    const file = await readConfigFile(inputs.config, inputs.configRequired, (path) =>
-      readText(path, early),
+    // Its text is kept: annotations about a waiver point at the line it is written on.
+    let configText: string | undefined;
+    const file = await readConfigFile(
+      inputs.config,
+      inputs.configRequired,
+      async (path) => (configText = await readText(path, early)),
     );
 
     let report: Report;
@@ -414,17 +480,15 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
         const baseSha = pull.baseSha;
         // A base that cannot be read fails the audit (a dropped hint would pass unseen); one
         // that does not parse must not block the PR that repairs it, and only warns.
-        baseRead = repoPath.then(async (path) => {
-          const text = await readBase(client, repo, path, baseSha);
-          try {
-            if (text !== null) parseClassList(text, `${path} at the base commit`);
-          } catch (error) {
-            return {
-              warning: `${terminalSafe(describeError(error), 600)} Comparing with the class list at HEAD only.`,
-            };
-          }
-          return { base: { text, label: `the base commit ${baseSha.slice(0, 12)}` } };
-        });
+        baseRead = repoPath.then(async (path) =>
+          usableBase(
+            {
+              text: await readBase(client, repo, path, baseSha),
+              label: `the base commit ${baseSha.slice(0, 12)}`,
+            },
+            `${path} at the base commit`,
+          ),
+        );
         options.base = baseRead.then((read) => read.base);
         // Awaited through the audit; until then a failure must not count as unhandled.
         baseRead.catch(() => undefined);
@@ -452,7 +516,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
       : undefined;
     // The summary and outputs come first: nothing that happens to the comment can lose them.
     // Room is kept for the notes below and for an error after this.
-    appendSummary(renderMarkdown(report, SUMMARY_LIMIT - 64 * 1024));
+    // What update wrote, counted from the file: a tool listed malformed keeps its reviewed entry.
+    const tally = settings ? await writtenTally(report) : undefined;
+    appendSummary(renderMarkdown(report, SUMMARY_LIMIT - 64 * 1024, tally));
     setOutput('result', report.mode === 'update' ? 'updated' : report.result);
     setOutput('error-count', counts.error);
     setOutput('warning-count', counts.warning);
@@ -460,7 +526,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     setOutput('changed-count', counts.changed);
     setOutput('tool-count', counts.tools);
     setOutput('report', reportPath);
-    process.stdout.write(`${verdictLine(report)}\n`);
+    process.stdout.write(`${verdictLine(report, tally)}\n`);
     if (inputs.sarifFile)
       await writeSarif(
         inputs.sarifFile,
@@ -470,7 +536,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     const notes: string[] = [];
     let commentIds: number[] = [];
     if (report.mode === 'check') {
-      if (settings) annotate(report, classListText, classListRepoPath);
+      if (settings) {
+        const places = await waiverPlaces(report, settings, inputs.config, configText, env);
+        for (const a of annotationsOf(report, classListText, classListRepoPath, places))
+          issueAnnotation(a.level, a.message, a.props);
+      }
       if (prNumber === undefined) notes.push('Not a pull request: no comment.');
       else if (inputs.comment === 'never') notes.push('Commenting is off (comment: never).');
       else if (!target) {

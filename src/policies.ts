@@ -26,9 +26,30 @@ function claudeFix(annotations: boolean, tooLong: boolean): string {
   return `Declare the missing annotations on the tool${tooLong ? `, and shorten its name to ${limit}` : ''}.`;
 }
 
+/** A title of only spaces shows nothing, so it counts as no title wherever it is written. */
+function isBlank(title: string | undefined): boolean {
+  return title === undefined || title.trim() === '';
+}
+
+/**
+ * Where the tool has a title a person can read: `Tool.title` (the title shown when its source is
+ * "tool") and `annotations.title`, each blank when empty or only spaces.
+ */
+function titlesOf(tool: ClassifiedTool): { inTool: boolean; inAnnotations: boolean } {
+  return {
+    inTool: tool.titleSource === 'tool' && !isBlank(tool.title),
+    inAnnotations: !isBlank(tool.annotationsTitle),
+  };
+}
+
+function hasTitle(tool: ClassifiedTool): boolean {
+  const { inTool, inAnnotations } = titlesOf(tool);
+  return inTool || inAnnotations;
+}
+
 function checkClaude(tool: ClassifiedTool): Finding[] {
   const missing: string[] = [];
-  if (tool.titleSource === 'none') missing.push('a title (annotations.title)');
+  if (!hasTitle(tool)) missing.push('a title (annotations.title)');
   if (!tool.hints.readOnlyHint.declared && !tool.hints.destructiveHint.declared)
     missing.push('readOnlyHint or destructiveHint');
   const annotations = missing.length > 0;
@@ -45,12 +66,13 @@ function checkClaude(tool: ClassifiedTool): Finding[] {
         { fix: claudeFix(annotations, tooLong) },
       ),
     );
-  if (tool.titleSource === 'tool' && tool.annotationsTitle === undefined)
+  const titles = titlesOf(tool);
+  if (titles.inTool && !titles.inAnnotations)
     out.push(
       finding(
         'title-location',
         tool.name,
-        "The title is only in Tool.title; the Claude directory's checklist reads annotations.title.",
+        `The title is only in Tool.title${tool.annotationsTitle !== undefined ? ' (annotations.title is blank)' : ''}; the Claude directory's checklist reads annotations.title.`,
         { fix: 'Also set annotations.title.' },
       ),
     );
@@ -72,7 +94,7 @@ function checkOpenAi(tool: ClassifiedTool): Finding[] {
 
 function checkExplicit(tool: ClassifiedTool): Finding[] {
   const missing: string[] = undeclared(tool, HINT_NAMES);
-  if (tool.titleSource === 'none') missing.unshift('title');
+  if (!hasTitle(tool)) missing.unshift('title');
   if (!missing.length) return [];
   return [
     finding(

@@ -303,7 +303,9 @@ export class ProcessTree {
       this.signal(fresh, 'SIGSTOP');
       for (const pid of fresh) stopped.add(pid);
     }
-    this.signal(this.seen.keys(), 'SIGKILL');
+    // Stopped ones too, even if a read of /proc lost them since: stopped, none can exit and free
+    // its pid, and none may be left stopped for good.
+    this.signal(new Set([...stopped, ...this.seen.keys()]), 'SIGKILL');
   }
 
   /** Resolves once every descendant seen is gone or a zombie, or after `ms`. */

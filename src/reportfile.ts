@@ -52,7 +52,7 @@ const reportSchema = lazily(() => {
 
   return z.looseObject({
     schemaVersion: z.literal(1),
-    mode: z.enum(['list', 'check', 'update']),
+    mode: z.literal('check'),
     result: z.enum(['passed', 'failed']),
     failOn: z.enum(['error', 'warning', 'notice', 'never']),
     classList: text,
@@ -120,6 +120,13 @@ export function parseReport(json: string, path: string): Report {
       'Pass the file the audit step wrote (its report output).',
     );
   }
+  // Only a check judges what a PR changes: a list or update report has nothing to comment on.
+  const mode = (data as { mode?: unknown } | null)?.mode;
+  if (mode === 'list' || mode === 'update')
+    throw new AuditError(
+      `The report ${path} was written by ${mode}, not check: it holds no verdict on the PR.`,
+      'Have the step that writes the report run the check (the action in check mode, or mcp-annotation-auditor check --format json).',
+    );
   const parsed = reportSchema().safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

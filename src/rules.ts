@@ -38,7 +38,7 @@ export const RULES = {
   'tool-renamed': {
     severity: 'notice',
     approvable: false,
-    summary: 'same input schema under a new name; its reason is carried over',
+    summary: 'same input schema under a new name; its reason is carried over unless the class rose',
   },
   'policy-claude': {
     severity: 'error',

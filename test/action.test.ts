@@ -1046,6 +1046,10 @@ describe('the action, run as GitHub runs it', () => {
         inputs: { command: quote(base), config: 'auditor.yml', 'sarif-file': 'out.sarif' },
       });
       expect(run.code, run.stdout).toBe(1);
+      // Annotated where the waiver is written, not on line 1 of the class list.
+      expect(run.stdout).toContain(
+        '::warning file=auditor.yml,line=3,title=mcp-annotation-auditor%3A stale-waiver::',
+      );
       const body = api.commentsOn(1)[0]?.body ?? '';
       expect(body).toContain('❌');
       expect(body).toContain('`stale-waiver`');

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  droppedHintServers,
   json,
   notesSpec,
   runCli,
@@ -29,13 +30,9 @@ describe('a base that cannot be found is an error, never an empty base', () => {
 
   beforeAll(async () => {
     dir = await tempDir();
-    const spec = await notesSpec();
-    const original = await specServer(dir, 'v1.json', spec);
-    dropped = await specServer(
-      dir,
-      'v2.json',
-      withAnnotations(spec, 'delete_note', { destructiveHint: undefined }),
-    );
+    const servers = await droppedHintServers(dir);
+    const original = servers.original;
+    dropped = servers.dropped;
     await runCli(['update', '--', ...original], { cwd: dir });
     await git(dir, 'init', '-q');
     await git(dir, 'add', 'mcp-tool-classes.json');
@@ -130,7 +127,7 @@ describe('waivers in a run of only some servers', () => {
 });
 
 describe('two tools with one name', () => {
-  it('update records the riskier of them and counts the entries it wrote', async () => {
+  it('update records the riskier of them (class, then reach) and counts the entries it wrote', async () => {
     const dir = await tempDir();
     const raw = pathToFileURL(join(SERVERS, 'raw-stdio.mjs')).href;
     const tool = (name: string, readOnlyHint: boolean, destructiveHint: boolean) => ({
@@ -162,5 +159,18 @@ describe('two tools with one name', () => {
       'mcp__raw-fixture__purge',
     ]);
     expect(list.tools['mcp__raw-fixture__purge']?.class).toBe('delete');
+
+    // Of two read tools, the open one (the riskier reach), whichever comes first.
+    const open = { ...tool('peek', true, false), annotations: { readOnlyHint: true } };
+    await writeFile(
+      join(dir, 'dup.mjs'),
+      `import { serveRawStdio } from ${JSON.stringify(raw)};\n` +
+        `serveRawStdio({ listTools: () => ({ tools: ${JSON.stringify([tool('peek', true, false), open])} }) });\n`,
+    );
+    expect((await runCli(['update', '--', 'node', 'dup.mjs'], { cwd: dir })).code).toBe(0);
+    const again = JSON.parse(await readFile(join(dir, 'mcp-tool-classes.json'), 'utf8')) as {
+      tools: Record<string, { class: string; reach: string }>;
+    };
+    expect(again.tools['mcp__raw-fixture__peek']).toMatchObject({ class: 'read', reach: 'open' });
   });
 });

@@ -7,8 +7,10 @@ import {
   resolveSettings,
   secretsOfServers,
   updateCommandLine,
+  waiverLines,
 } from '../src/config.js';
 import { describeError } from '../src/errors.js';
+import { readInputs } from '../src/inputs.js';
 import { tempDir } from './support/cli.js';
 
 /** Writes `text` to `name` in a fresh folder and reads it as a config file. */
@@ -109,6 +111,51 @@ describe('settings: the class list path', () => {
   });
 });
 
+describe('settings: the policies', () => {
+  const flags = { command: ['node', 'server.js'] };
+
+  it('a profile named twice is enforced once, whichever entry point repeats it', async () => {
+    const once = ['openai', 'claude'];
+    // --policy openai,openai --policy claude, as the CLI passes it on.
+    expect(
+      resolveSettings(undefined, 'a.yml', { ...flags, policies: ['openai', 'openai', 'claude'] })
+        .policies,
+    ).toEqual(once);
+    const file = await read('a.yml', 'policies: [openai, claude, openai]\n');
+    expect(resolveSettings(file, 'a.yml', flags).policies).toEqual(once);
+    const inputs = readInputs({
+      INPUT_COMMAND: 'node server.js',
+      INPUT_POLICIES: 'openai, claude,openai',
+    });
+    expect(resolveSettings(undefined, 'a.yml', inputs.overrides).policies).toEqual(once);
+  });
+});
+
+describe('config file: where each waiver is written', () => {
+  it('the line of each waiver, in order, in YAML block or flow style and in JSON', async () => {
+    expect(
+      await waiverLines(
+        'failOn: warning\nwaivers:\n  - {rule: hint-dropped, tool: a, reason: r}\n\n  - rule: class-relaxed\n    tool: b\n    reason: r\n',
+      ),
+    ).toEqual([3, 5]);
+    expect(
+      await waiverLines(
+        JSON.stringify(
+          {
+            waivers: [
+              { rule: 'x', tool: 'a' },
+              { rule: 'y', tool: 'b' },
+            ],
+          },
+          null,
+          2,
+        ),
+      ),
+    ).toEqual([3, 7]);
+    expect(await waiverLines('failOn: never\n')).toEqual([]);
+  });
+});
+
 /** What the user reads when resolving the settings fails. */
 function settingsError(...args: Parameters<typeof resolveSettings>): string {
   try {
@@ -128,6 +175,18 @@ describe('config file: server entries', () => {
     const message = settingsError(file, 'auditor.yml', {});
     expect(message).toContain('Server "api" in auditor.yml has env next to url');
     expect(message).toContain('under start');
+  });
+
+  it('an empty env next to url, as generated .mcp.json files have, is accepted', async () => {
+    const file = await read(
+      '.mcp.json',
+      JSON.stringify({
+        mcpServers: { api: { type: 'http', url: 'http://127.0.0.1:3000/mcp', env: {} } },
+      }),
+    );
+    expect(resolveSettings(file, '.mcp.json', {}).servers.map((s) => s.target.kind)).toEqual([
+      'http',
+    ]);
   });
 
   it('a name in both mcpServers and servers is refused, naming the server', async () => {

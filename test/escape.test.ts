@@ -62,7 +62,8 @@ describe('terminalSafe', () => {
     expect(bound('😀😀😀', 2)).toBe('😀…');
   });
   it('escapes exactly the control characters (\\p{Cc}) and the invisible or bidi marks', () => {
-    const unsafe = /[\p{Cc}\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069]/u;
+    // Word joiners, invisible operators and the BOM too: the markdown output shows them.
+    const unsafe = /[\p{Cc}\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/u;
     for (let code = 0; code <= 0xffff; code++) {
       const c = String.fromCharCode(code);
       const expected = unsafe.test(c) ? `\\u${code.toString(16).padStart(4, '0')}` : c;
@@ -71,6 +72,7 @@ describe('terminalSafe', () => {
     }
     expect(terminalSafe('a\u202eb\u0085c😀')).toBe('a\\u202eb\\u0085c😀');
     expect(terminalSafe('a\u061cb')).toBe('a\\u061cb');
+    expect(terminalSafe('a\u2060b\ufeff')).toBe('a\\u2060b\\ufeff');
   });
 });
 

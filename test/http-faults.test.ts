@@ -157,6 +157,19 @@ describe('secrets never reach a message', () => {
     expect(text).not.toContain('tok_live_9f8e7d6c');
   });
 
+  it('a server that echoes the Authorization header into its tools: the listing is redacted', async () => {
+    const url = await rawServer(['--mode', 'echo-title']);
+    const listing = await listTools(
+      http(url, { headers: { Authorization: 'Bearer tok_echo_1a2b3c4d' } }),
+      'legacy',
+      LIMITS,
+    );
+    const text = JSON.stringify(listing);
+    expect(text).not.toContain('tok_echo_1a2b3c4d');
+    expect(listing.rawTools).toMatchObject([{ title: 'T ***', description: 'sent ***' }]);
+    expect(listing.serverInfo?.name).toBe('raw ***');
+  });
+
   it('a URL with user:password@ is refused up front, without the password', async () => {
     const url = `http://alice:hunter2-pw@127.0.0.1:${await freePort()}/mcp`;
     const start = await watched('never-answers.mjs');

@@ -55,7 +55,6 @@ describe('inputSecrets', () => {
     expect(secrets).toEqual(
       expect.arrayContaining([
         'SK_LIVE_SECRET',
-        'alice',
         'pw123456',
         'Bearer tok_123456',
         'tok_123456',

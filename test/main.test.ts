@@ -1,8 +1,11 @@
 // Parts of the action that run without the bundle, against the fake GitHub API.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Report } from '../src/audit.js';
 import { commentMarker } from '../src/comment.js';
+import { waiverLines, type Waiver } from '../src/config.js';
+import { finding } from '../src/findings.js';
 import { GitHubClient } from '../src/github.js';
-import { markCommentsFailed } from '../src/main.js';
+import { annotationsOf, markCommentsFailed } from '../src/main.js';
 import { secretsOf } from '../src/redact.js';
 import { DEFAULT_REPOSITORY, startGitHubApi, type FakeGitHub } from './support/github-api.js';
 
@@ -35,7 +38,58 @@ describe('markCommentsFailed', () => {
     const body = api.commentsOn(1)[0]?.body ?? '';
     expect(body).toContain('the audit could not run');
     // Redacted before escaping: an escaped secret (SK\_LIVE\_SECRET) would slip past both.
-    for (const part of ['LIVE', 'pw123456', 'tok_', 'alice']) expect(body).not.toContain(part);
+    // The user name beside a password is no secret: the URL shows as https://***@h all the same.
+    for (const part of ['LIVE', 'pw123456', 'tok_', 'alice:']) expect(body).not.toContain(part);
     expect(body).toContain('bad token \\*\\*\\*');
+  });
+});
+
+describe('annotationsOf', () => {
+  it('puts a stale waiver on its line in the config file, and tool findings on the class list', async () => {
+    const config =
+      'failOn: warning\nwaivers:\n  - {rule: class-relaxed, tool: ghost, reason: old}\n  - rule: hint-dropped\n    tool: ghost\n    reason: gone\n  - {rule: hint-dropped, tool: gone_too, reason: gone}\n';
+    const waivers: Waiver[] = [
+      { rule: 'class-relaxed', tool: 'ghost', reason: 'old' },
+      { rule: 'hint-dropped', tool: 'ghost', reason: 'gone' },
+      { rule: 'hint-dropped', tool: 'gone_too', reason: 'gone' },
+    ];
+    const stale = (w: Waiver) =>
+      finding('stale-waiver', w.tool, `The waiver of ${w.rule} for ${w.tool} matches no finding.`);
+    const report: Report = {
+      mode: 'check',
+      result: 'failed',
+      failOn: 'warning',
+      classList: 'mcp-tool-classes.json',
+      servers: [
+        {
+          server: 'notes',
+          target: 'node server.js',
+          era: 'legacy',
+          tools: [],
+          findings: [finding('hint-dropped', 'delete_note', 'destructiveHint dropped.')],
+          changes: [],
+          stdoutNoise: [],
+        },
+      ],
+      // Only the second and third are stale.
+      findings: [stale(waivers[1] as Waiver), stale(waivers[2] as Waiver)],
+    };
+    const classList =
+      '{\n  "version": 1,\n  "tools": {\n    "mcp__notes__delete_note": {}\n  }\n}\n';
+    const places = { file: '.github/auditor.yml', waivers, lines: await waiverLines(config) };
+    const found = annotationsOf(report, classList, 'mcp-tool-classes.json', places).map((a) => [
+      a.props.file,
+      a.props.line,
+      a.props.title,
+    ]);
+    expect(found).toEqual([
+      ['mcp-tool-classes.json', 4, 'mcp-annotation-auditor: hint-dropped'],
+      ['.github/auditor.yml', 4, 'mcp-annotation-auditor: stale-waiver'],
+      ['.github/auditor.yml', 7, 'mcp-annotation-auditor: stale-waiver'],
+    ]);
+    // Without the config file's lines, still the config file: the class list has no line for it.
+    expect(
+      annotationsOf(report, classList, 'mcp-tool-classes.json', { ...places, lines: [] })[1]?.props,
+    ).toMatchObject({ file: '.github/auditor.yml', line: 1 });
   });
 });

@@ -64,6 +64,43 @@ describe('claude profile', () => {
   });
 });
 
+describe('blank titles', () => {
+  const hints = { readOnlyHint: true };
+  it.each(['', '   ', '\t'])(
+    'an annotations.title of %j next to a real Tool.title still gets title-location',
+    (blank) => {
+      const found = checkPolicies(
+        [classifyTool({ name: 'a', title: 'A', annotations: { title: blank, ...hints } })],
+        [],
+        ['claude'],
+      );
+      expect(found.map((f) => `${f.rule}:${f.tool}`)).toEqual(['title-location:a']);
+      expect(found[0]?.message).toContain('(annotations.title is blank)');
+    },
+  );
+  it.each(['', '   '])(
+    'an annotations.title of %j and no Tool.title is no title, for claude and explicit',
+    (blank) => {
+      const tool = { name: 'a', annotations: { ...full, title: blank } };
+      expect(rules([tool], ['claude', 'explicit'])).toEqual([
+        'policy-claude:a',
+        'policy-explicit:a',
+      ]);
+      expect(checkPolicies([classifyTool(tool)], [], ['claude'])[0]?.message).toContain(
+        'a title (annotations.title)',
+      );
+    },
+  );
+  it('a blank Tool.title is no title either, and no title-location', () => {
+    expect(rules([{ name: 'a', title: '  ', annotations: hints }], ['claude'])).toEqual([
+      'policy-claude:a',
+    ]);
+    expect(
+      rules([{ name: 'a', title: '  ', annotations: { title: 'A', ...hints } }], ['claude']),
+    ).toEqual([]);
+  });
+});
+
 describe('openai profile', () => {
   it('passes with the three hints declared, default values included', () => {
     expect(

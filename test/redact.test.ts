@@ -24,17 +24,21 @@ describe('secretsOf and redactText', () => {
       expect.arrayContaining([
         'Bearer tok_123456',
         'tok_123456',
-        'alice',
         'pa%24sword',
         'pa$sword',
         'SK_LIVE_1',
       ]),
     );
     expect(secrets).not.toContain('ab');
+    // A user name beside a password is no secret, unless it looks like a token.
+    expect(secrets).not.toContain('alice');
+    expect(secretsOf('https://ghp_0123456789abcdefABCD@h/mcp')).toEqual([
+      'ghp_0123456789abcdefABCD',
+    ]);
     const echoed =
       '{"authorization":"Bearer tok_123456","raw":"tok_123456","user":"alice","key":"SK_LIVE_1"}';
     expect(redactText(echoed, secrets)).toBe(
-      '{"authorization":"***","raw":"***","user":"***","key":"***"}',
+      '{"authorization":"***","raw":"***","user":"alice","key":"***"}',
     );
   });
   it('count only credential-like or long opaque values, so that masking does not garble logs', () => {
@@ -45,7 +49,24 @@ describe('secretsOf and redactText', () => {
     });
     expect(secrets.sort()).toEqual(['0123456789abcdef01', 'k123', 'tenant-0123456789abcdef']);
   });
+  it('hides the user information of any URL in the text', () => {
+    expect(redactText('see https://bob:pw@h/x and ftp://tok@h2', [])).toBe(
+      'see https://***@h/x and ftp://***@h2',
+    );
+  });
   it('leaves text without secrets alone', () => {
     expect(redactText('nothing here', secretsOf('http://h/mcp', {}))).toBe('nothing here');
+  });
+});
+
+describe('a URL that does not parse', () => {
+  it('is redacted all the same, its secrets masked', () => {
+    const url = 'http://127.0.0.1:99999/mcp?token=SECRETVALUE1234&x=ab=SECRETSECRET#f';
+    expect(redactUrl(url)).toBe('http://127.0.0.1:99999/mcp?token=***&x=***#f');
+    expect(secretsOf(url)).toEqual(['SECRETVALUE1234']);
+    expect(secretsOf('http://h/mcp?token=ab=SECRETSECRET')).toEqual(['ab=SECRETSECRET']);
+    expect(redactUrl('http://u:pw@bad host/mcp?api_key=SK1')).toBe(
+      'http://***@bad host/mcp?api_key=***',
+    );
   });
 });

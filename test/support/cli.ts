@@ -181,3 +181,21 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * The notes server in `dir` as recorded (`original`) and as a PR that drops delete_note's
+ * destructiveHint would serve it (`dropped`): the change a base comparison must catch.
+ */
+export async function droppedHintServers(
+  dir: string,
+): Promise<{ original: string[]; dropped: string[] }> {
+  const spec = await notesSpec();
+  return {
+    original: await specServer(dir, 'v1.json', spec),
+    dropped: await specServer(
+      dir,
+      'v2.json',
+      withAnnotations(spec, 'delete_note', { destructiveHint: undefined }),
+    ),
+  };
+}
