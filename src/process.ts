@@ -215,22 +215,30 @@ export function threadChildren(pid: number): number[] {
   });
 }
 
-/** Every parent's children, from one pass over /proc: for kernels without per-thread lists. */
-export function scanChildren(): Map<number, number[]> {
-  const byParent = new Map<number, number[]>();
+/** Every process's stat, from one pass over /proc; undefined where there is no /proc to read. */
+function procStats(): Map<number, ProcStat> | undefined {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return byParent;
+    return undefined;
   }
+  const stats = new Map<number, ProcStat>();
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = readStat(Number(entry));
-    if (!stat) continue;
+    if (stat) stats.set(Number(entry), stat);
+  }
+  return stats;
+}
+
+/** Every parent's children, from one pass over /proc: for kernels without per-thread lists. */
+export function scanChildren(): Map<number, number[]> {
+  const byParent = new Map<number, number[]>();
+  for (const [pid, stat] of procStats() ?? []) {
     const siblings = byParent.get(stat.ppid);
-    if (siblings) siblings.push(Number(entry));
-    else byParent.set(stat.ppid, [Number(entry)]);
+    if (siblings) siblings.push(pid);
+    else byParent.set(stat.ppid, [pid]);
   }
   return byParent;
 }
@@ -505,18 +513,10 @@ function spawnFailure(spec: SpawnSpec, error: Error): AuditError {
 /** Linux only: whether every process in group `pgid` is a zombie (dead, not yet reaped). */
 function onlyZombiesIn(pgid: number): boolean {
   if (process.platform !== 'linux') return false;
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return false;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = readStat(Number(entry));
-    if (stat?.pgrp === pgid && stat.state !== 'Z') return false;
-  }
-  return true;
+  const stats = procStats();
+  return (
+    stats !== undefined && ![...stats.values()].some((s) => s.pgrp === pgid && s.state !== 'Z')
+  );
 }
 
 function isDirectory(path: string): boolean {
