@@ -70,6 +70,11 @@ export interface Report {
   findings: Finding[];
   /** For update: whether the class list file changed. */
   classListWritten?: boolean;
+  /**
+   * For update: the entries the class list holds for the audited servers, and how many of them
+   * were kept as reviewed because their tool was listed malformed.
+   */
+  written?: { entries: number; kept: number };
   /** For check: how to accept a change (the update command for this run's settings). */
   updateCommand?: string;
 }
@@ -171,12 +176,12 @@ function eraFindings(
   return out;
 }
 
-/** The highest class each name has among these tools (two tools may share one name). */
 /** How much a client may do with a tool: its class first, then its reach (open over closed). */
 function riskOf(tool: Pick<ClassifiedTool, 'class' | 'reach'>): number {
   return CLASS_RANK[tool.class] * 2 + (tool.reach === 'open' ? 1 : 0);
 }
 
+/** The highest risk each name has among these tools (two tools may share one name). */
 function rankByName(tools: ClassifiedTool[]): Map<string, number> {
   const ranks = new Map<string, number>();
   for (const t of tools) ranks.set(t.name, Math.max(ranks.get(t.name) ?? 0, riskOf(t)));
@@ -185,8 +190,8 @@ function rankByName(tools: ClassifiedTool[]): Map<string, number> {
 
 /**
  * The tools of both eras, one version per name: where the eras disagree, the riskier (delete
- * over edit over read, then open over closed, else the legacy one), so that the class list never understates what some
- * client can call.
+ * over edit over read, then open over closed, else the legacy one), so that the class list never
+ * understates what some client can call.
  */
 function unionOfEras(legacy: ClassifiedTool[], modern: ClassifiedTool[]): ClassifiedTool[] {
   const legacyRank = rankByName(legacy);
@@ -582,6 +587,14 @@ async function auditServers(settings: Settings, options: AuditOptions): Promise<
   };
   if (options.mode === 'update') {
     const next = updatedClassList(existing?.list, servers, !settings.partial);
+    report.written = { entries: 0, kept: 0 };
+    for (const server of servers) {
+      const live = new Set(server.tools.map((t) => t.name));
+      for (const record of recordsOf(next, server.server).values()) {
+        report.written.entries += 1;
+        if (!live.has(record.tool)) report.written.kept += 1;
+      }
+    }
     const text = serializeClassList(next);
     report.classListWritten = text !== existing?.text;
     if (report.classListWritten) await writeFileAtomic(settings.classList, text);

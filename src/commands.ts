@@ -12,7 +12,7 @@ import {
 import { AuditError } from './errors.js';
 import { splitCommand } from './inputs.js';
 import { DEFAULT_CONFIG, POLICIES, type Policy } from './defaults.js';
-import { render, writtenTally, type Format } from './render.js';
+import { render, type Format } from './render.js';
 import type { FailOn } from './rules.js';
 import { HELP, quickAnswer, type CliResult } from './help.js';
 
@@ -203,11 +203,9 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   }
   if (checked.base) options.base = checked.base;
   const report = await runAudit(settings, options);
-  // What update wrote, counted from the file: a tool listed malformed keeps its reviewed entry.
-  const tally = await writtenTally(report);
   return {
     exitCode: report.result === 'failed' ? 1 : 0,
-    stdout: render(report, format, tally),
+    stdout: render(report, format),
     // As the action warns: once the audit has compared (if it failed first, nothing was).
     stderr: checked.warning ? `mcp-annotation-auditor: warning: ${checked.warning}\n` : '',
   };

@@ -54,7 +54,7 @@ import {
 import { DEFAULT_CLASS_LIST } from './defaults.js';
 import { inputSecrets, readInputs, type ActionInputs } from './inputs.js';
 import { redactText } from './redact.js';
-import { renderJson, renderMarkdown, reportCounts, verdictLine, writtenTally } from './render.js';
+import { renderJson, renderMarkdown, reportCounts, verdictLine } from './render.js';
 import { bySeverity } from './rules.js';
 import { readReportFile } from './reportfile.js';
 import { renderSarif } from './sarif.js';
@@ -517,8 +517,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     // The summary and outputs come first: nothing that happens to the comment can lose them.
     // Room is kept for the notes below and for an error after this.
     // What update wrote, counted from the file: a tool listed malformed keeps its reviewed entry.
-    const tally = settings ? await writtenTally(report) : undefined;
-    appendSummary(renderMarkdown(report, SUMMARY_LIMIT - 64 * 1024, tally));
+    appendSummary(renderMarkdown(report, SUMMARY_LIMIT - 64 * 1024));
     setOutput('result', report.mode === 'update' ? 'updated' : report.result);
     setOutput('error-count', counts.error);
     setOutput('warning-count', counts.warning);
@@ -526,7 +525,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     setOutput('changed-count', counts.changed);
     setOutput('tool-count', counts.tools);
     setOutput('report', reportPath);
-    process.stdout.write(`${verdictLine(report, tally)}\n`);
+    process.stdout.write(`${verdictLine(report)}\n`);
     if (inputs.sarifFile)
       await writeSarif(
         inputs.sarifFile,

@@ -1,5 +1,5 @@
 import { allFindings, type AuditedTool, type Report, type ServerReport } from './audit.js';
-import { readClassList, type ClassList, type RecordedHint, type ToolRecord } from './classlist.js';
+import type { RecordedHint, ToolRecord } from './classlist.js';
 import type { ToolChange } from './diff.js';
 import { markdownSafe, terminalSafe } from './escape.js';
 import type { Finding } from './findings.js';
@@ -232,55 +232,11 @@ export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** What the class list update wrote holds for the audited servers. */
-export interface UpdateTally {
-  entries: number;
-  /** Entries kept as reviewed because their tool was listed malformed (update leaves them). */
-  kept: number;
-}
-
-/**
- * Counts the audited servers' entries in the class list as update left it (`list`, read back from
- * the file): the report alone cannot tell whether a tool listed malformed had an entry to keep.
- */
-export function updateTally(report: Report, list: ClassList | undefined): UpdateTally {
-  const servers = new Map(
-    report.servers.map((s) => [
-      s.server,
-      { live: new Set(s.tools.map((t) => t.name)), malformed: new Set(s.malformedNames) },
-    ]),
-  );
-  const tally = { entries: 0, kept: 0 };
-  for (const record of list?.tools.values() ?? []) {
-    const server = servers.get(record.server);
-    if (!server) continue;
-    tally.entries += 1;
-    if (server.malformed.has(record.tool) && !server.live.has(record.tool)) tally.kept += 1;
-  }
-  return tally;
-}
-
-/**
- * {@link updateTally} of the class list file as update left it; undefined for other modes, or
- * when the file cannot be read back (the verdict then counts the tools listed).
- */
-export async function writtenTally(report: Report): Promise<UpdateTally | undefined> {
-  if (report.mode !== 'update') return undefined;
-  return readClassList(report.classList).then(
-    (read) => read && updateTally(report, read.list),
-    () => undefined,
-  );
-}
-
-/** The one-line verdict; for update, `tally` counts what it wrote (else the tools listed). */
-export function verdictLine(report: Report, tally?: UpdateTally): string {
+/** The one-line verdict; for update, with what it wrote. */
+export function verdictLine(report: Report): string {
   const c = reportCounts(report);
   if (report.mode === 'update') {
-    // Entries, not tools listed: two tools with one name share an entry.
-    const { entries, kept } = tally ?? {
-      entries: report.servers.reduce((n, s) => n + new Set(s.tools.map((t) => t.name)).size, 0),
-      kept: 0,
-    };
+    const { entries, kept } = report.written ?? { entries: c.tools, kept: 0 };
     const held = `${plural(entries, 'tool')}${kept ? `; ${kept} kept as reviewed because ${kept === 1 ? 'its tool was' : 'their tools were'} listed malformed` : ''}`;
     return report.classListWritten
       ? `UPDATED: ${report.classList} (${held}). Review the diff and commit it.`
@@ -292,7 +248,7 @@ export function verdictLine(report: Report, tally?: UpdateTally): string {
   return `${report.result === 'passed' ? 'PASSED' : 'FAILED'}: ${counted} (fail-on: ${report.failOn}).`;
 }
 
-export function renderText(report: Report, tally?: UpdateTally): string {
+export function renderText(report: Report): string {
   const parts = report.servers.map(serverText);
   // The run's own findings (stale waivers, a recorded server no longer configured).
   if (report.findings.length)
@@ -301,7 +257,7 @@ export function renderText(report: Report, tally?: UpdateTally): string {
         '\n',
       ),
     );
-  parts.push(verdictLine(report, tally));
+  parts.push(verdictLine(report));
   return `${parts.join('\n')}\n`;
 }
 
@@ -409,8 +365,7 @@ export function fitTable(
 /** Bytes kept for the note that says how many rows, or servers, a budget left out. */
 const NOTE_ROOM = 320;
 
-const verdictHeading = (report: Report, tally?: UpdateTally) =>
-  `### MCP tool annotations: ${verdictLine(report, tally)}`;
+const verdictHeading = (report: Report) => `### MCP tool annotations: ${verdictLine(report)}`;
 
 function serverHeading(s: ServerReport): string[] {
   const c = countsOf(s.tools, s.findings, s.changes);
@@ -429,11 +384,7 @@ class OverLimit extends Error {}
  * The whole report, every row, or undefined once it passes `limit` bytes: the rows after that
  * are never written.
  */
-function wholeWithin(
-  report: Report,
-  limit: number,
-  tally: UpdateTally | undefined,
-): string | undefined {
+function wholeWithin(report: Report, limit: number): string | undefined {
   const lines: string[] = [];
   let size = 0;
   const push = (...texts: string[]) => {
@@ -448,7 +399,7 @@ function wholeWithin(
     push('');
   };
   try {
-    push(verdictHeading(report, tally), '');
+    push(verdictHeading(report), '');
     for (const s of report.servers) {
       push(...serverHeading(s));
       if (s.changes.length) section('**Changes**', changesTable(s.changes));
@@ -468,10 +419,10 @@ function wholeWithin(
  * a report that does not fit keeps, in each table, the rows that fit its share, and says how many
  * it left out: the JSON report has them all.
  */
-export function renderMarkdown(report: Report, budget = Infinity, tally?: UpdateTally): string {
-  const whole = wholeWithin(report, budget, tally);
+export function renderMarkdown(report: Report, budget = Infinity): string {
+  const whole = wholeWithin(report, budget);
   if (whole !== undefined) return whole;
-  const out = [verdictHeading(report, tally), ''];
+  const out = [verdictHeading(report), ''];
   const note = (what: string) => (count: number) =>
     `_…and ${count} more ${what}, left out to keep the job summary within GitHub's size limit: the JSON report (the \`report\` output) has them all._`;
   const bytesOf = (lines: string[]) => utf8Bytes(lines.join('\n')) + 1;
@@ -516,10 +467,10 @@ export function renderMarkdown(report: Report, budget = Infinity, tally?: Update
   return `${out.join('\n')}\n`;
 }
 
-export function render(report: Report, format: Format, tally?: UpdateTally): string {
+export function render(report: Report, format: Format): string {
   return format === 'json'
     ? renderJson(report)
     : format === 'markdown'
-      ? renderMarkdown(report, Infinity, tally)
-      : renderText(report, tally);
+      ? renderMarkdown(report, Infinity)
+      : renderText(report);
 }
