@@ -8,7 +8,7 @@ import { DEFAULT_LIMITS, type ListLimits, type ProtocolEra, type ServerTarget } 
 import { DEFAULT_POLICIES } from './policies.js';
 import { isRuleId, RULE_IDS, type FailOn, type RuleId, type Severity } from './rules.js';
 import { parseEnvEntries, serverEnvironment, type SpawnSpec } from './process.js';
-import { REDACTED, redactUrl, secretsOf } from './redact.js';
+import { mergeSecrets, REDACTED, redactUrl, secretsOf } from './redact.js';
 import { isObject } from './tools.js';
 
 export type EraSetting = ProtocolEra | 'both';
@@ -595,9 +595,9 @@ export function resolveSettings(
  * its header values, for masking and redaction.
  */
 export function secretsOfServers(servers: ServerSettings[]): string[] {
-  const secrets = servers.flatMap((s) =>
-    s.target.kind === 'http' ? secretsOf(s.target.url, s.target.headers) : [],
+  return mergeSecrets(
+    ...servers.map((s) =>
+      s.target.kind === 'http' ? secretsOf(s.target.url, s.target.headers) : [],
+    ),
   );
-  // Longest first, as redactText wants them: a secret that holds another is replaced whole.
-  return [...new Set(secrets)].sort((a, b) => b.length - a.length);
 }

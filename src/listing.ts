@@ -4,13 +4,7 @@ import { AuditError, getErrorMessage } from './errors.js';
 import { linesSafe } from './escape.js';
 import { lazily } from './lazy.js';
 import { noJsonSchemaValidation } from './sdk-shims.js';
-import {
-  claimPrestarted,
-  ServerProcess,
-  stopInBackground,
-  TailBuffer,
-  type SpawnSpec,
-} from './process.js';
+import { claimPrestarted, ServerProcess, stopInBackground, type SpawnSpec } from './process.js';
 import { redactText, redactUrl, secretsOf } from './redact.js';
 import { VERSION } from './version.js';
 
@@ -216,8 +210,7 @@ async function waitForUrl(
   for (;;) {
     if (server.failure) throw server.failure;
     if (server.hasExited && !leftCleanly) {
-      const { code, signal } = await server.exited;
-      if (code !== 0 || signal) {
+      if (server.failedExit) {
         await server.stderrRead(500);
         throw new AuditError(
           `The start command ${server.describeExit()} before ${redactUrl(url)} answered.`,
@@ -247,9 +240,6 @@ function inert(text: string): string {
   return linesSafe(text, Infinity);
 }
 
-/** What a start command wrote to stdout; read so that a chatty one never blocks on the pipe. */
-const startStdout = new WeakMap<ServerProcess, TailBuffer>();
-
 /** The last lines of `text`, each cut short, made inert. */
 function lastLines(text: string, count: number): string {
   return text
@@ -268,7 +258,7 @@ function stderrDetails(
   const parts: string[] = [];
   const text = server && redact(server.stderr.toString()).trim();
   if (text) parts.push(`Server stderr (last lines):\n${lastLines(text, 20)}`);
-  const stdout = server && redact(startStdout.get(server)?.toString() ?? '').trim();
+  const stdout = server && redact(server.stdoutTail?.toString() ?? '').trim();
   if (stdout) parts.push(`Start command stdout (last lines):\n${lastLines(stdout, 10)}`);
   if (noise.length)
     parts.push(
@@ -634,9 +624,9 @@ class HttpWatch {
   /** Fails the listing if the start command exits with an error, even while something answers. */
   watchExit(server: ServerProcess): void {
     this.watchingExit = true;
-    void server.exited.then(async ({ code, signal }) => {
+    void server.exited.then(async () => {
       // A wrapper that daemonised its server leaves with 0.
-      if ((code === 0 && !signal) || this.done) return;
+      if (!server.failedExit || this.done) return;
       this.startFailed = true;
       await server.stderrRead(500);
       this.fail(this.exitFailure(server));
@@ -848,10 +838,7 @@ export async function listTools(
       if (target.start) {
         await refuseIfServed(target.url);
         server = new ServerProcess(target.start);
-        const stdout = new TailBuffer();
-        startStdout.set(server, stdout);
-        server.child.stdout.setEncoding('utf8');
-        server.child.stdout.on('data', (chunk: string) => stdout.push(chunk));
+        server.readStdout();
       }
       sdk = await loading;
     }
@@ -970,8 +957,7 @@ export async function listTools(
     // refused connection that comes first.
     if (server && watch.watchingExit && !watch.failure && !(error instanceof AuditError)) {
       if (!server.hasExited && networkFailure(errorChain(error))) await server.waitForExit(500);
-      const exit = server.hasExited ? await server.exited : undefined;
-      if (exit && (exit.code !== 0 || exit.signal)) {
+      if (server.failedExit) {
         await server.stderrRead(500);
         throw labelled(watch.exitFailure(server), target);
       }

@@ -53,7 +53,7 @@ import {
 } from './github.js';
 import { DEFAULT_CLASS_LIST } from './defaults.js';
 import { inputSecrets, readInputs, type ActionInputs } from './inputs.js';
-import { redactText } from './redact.js';
+import { mergeSecrets, redactText } from './redact.js';
 import { renderJson, renderMarkdown, reportCounts, verdictLine } from './render.js';
 import { bySeverity } from './rules.js';
 import { readReportFile } from './reportfile.js';
@@ -466,7 +466,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
       const known = new Set(secrets);
       const more = secretsOfServers(settings.servers).filter((secret) => !known.has(secret));
       for (const secret of more) setSecret(secret);
-      secrets = [...secrets, ...more].sort((a, b) => b.length - a.length);
+      secrets = mergeSecrets(secrets, more);
       classListPath = settings.classList;
       serverNames = settings.servers.flatMap((s) => (s.name !== undefined ? [s.name] : []));
       namesKnown = serverNames.length === settings.servers.length;

@@ -335,6 +335,8 @@ export class ProcessTree {
 export class ServerProcess {
   readonly child: ChildProcessByStdio<Writable, Readable, Readable>;
   readonly stderr = new TailBuffer();
+  /** Its stdout, when that is not the protocol's stream (an HTTP start command): see readStdout. */
+  stdoutTail: TailBuffer | undefined;
   readonly descendants = new ProcessTree();
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private readonly stderrEnded: Promise<unknown>;
@@ -388,6 +390,23 @@ export class ServerProcess {
 
   get hasExited(): boolean {
     return this.exitInfo !== undefined;
+  }
+
+  /**
+   * Keeps the tail of stdout, for a process whose stdout no one else reads (an HTTP start
+   * command): read so that a chatty one never blocks on the full pipe.
+   */
+  readStdout(): void {
+    const tail = (this.stdoutTail = new TailBuffer());
+    this.child.stdout.setEncoding('utf8');
+    this.child.stdout.on('data', (chunk: string) => tail.push(chunk));
+  }
+
+  /** Whether the process ended with an error: a code other than 0, or a signal. */
+  get failedExit(): boolean {
+    return (
+      this.exitInfo !== undefined && (this.exitInfo.code !== 0 || this.exitInfo.signal !== null)
+    );
   }
 
   /** How the process ended, as a verb phrase ("exited with code 3"), or undefined while it runs. */

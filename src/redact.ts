@@ -109,7 +109,15 @@ export function secretsOf(url: string | undefined, headers: Record<string, strin
   for (const { name, value } of parts?.query ?? [])
     if (value !== undefined && isSecret(decoded(name), decoded(value)))
       secrets.push(value, decoded(value));
-  return [...new Set(secrets.filter((s) => s.length >= MIN_SECRET))].sort(
+  return mergeSecrets(secrets);
+}
+
+/**
+ * Lists of secrets as one, as {@link redactText} wants it: each once, none too short to redact,
+ * longest first (a secret that holds another is replaced whole).
+ */
+export function mergeSecrets(...lists: readonly (readonly string[])[]): string[] {
+  return [...new Set(lists.flat().filter((s) => s.length >= MIN_SECRET))].sort(
     (a, b) => b.length - a.length,
   );
 }

@@ -20,6 +20,18 @@ import {
   type SpecTool,
 } from './support/cli.js';
 
+/** A delete tool that takes no arguments, as list_notes does: a rename by schema can pair them. */
+const PURGE_NOTES: SpecTool = {
+  name: 'purge_notes',
+  annotations: {
+    title: 'Purge notes',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+};
+
 describe('describeTarget', () => {
   it('shows a URL without its secret parts, and a command line as it is', () => {
     expect(
@@ -161,16 +173,7 @@ describe('--protocol-era both audits each era', () => {
           ? { ...t, annotations: { ...t.annotations, title: 'All notes' } }
           : t,
     );
-    const purge: SpecTool = {
-      name: 'purge_notes',
-      annotations: {
-        title: 'Purge notes',
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
-    };
+    const purge: SpecTool = PURGE_NOTES;
     const path = join(dir, 'eras.json');
     await writeFile(
       path,
@@ -325,21 +328,7 @@ describe('the class list across renames and schema changes, in-process', () => {
     // list_notes is gone and purge_notes, as argument-less, is new: a rename by schema.
     const v2 = await specServer(dir, 'v2.json', {
       ...spec,
-      tools: spec.tools.map((t) =>
-        t === listNotes
-          ? {
-              name: 'purge_notes',
-              inputSchema: noArgs,
-              annotations: {
-                title: 'Purge notes',
-                readOnlyHint: false,
-                destructiveHint: true,
-                idempotentHint: true,
-                openWorldHint: false,
-              },
-            }
-          : t,
-      ),
+      tools: spec.tools.map((t) => (t === listNotes ? { ...PURGE_NOTES, inputSchema: noArgs } : t)),
     });
     const drift = await audit('check', v2, { classList });
     expect(

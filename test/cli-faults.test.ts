@@ -30,9 +30,8 @@ describe('a base that cannot be found is an error, never an empty base', () => {
 
   beforeAll(async () => {
     dir = await tempDir();
-    const servers = await droppedHintServers(dir);
-    const original = servers.original;
-    dropped = servers.dropped;
+    let original: string[];
+    ({ original, dropped } = await droppedHintServers(dir));
     await runCli(['update', '--', ...original], { cwd: dir });
     await git(dir, 'init', '-q');
     await git(dir, 'add', 'mcp-tool-classes.json');

@@ -129,9 +129,8 @@ describe('a base class list that does not parse', () => {
 
   beforeAll(async () => {
     dir = await tempDir();
-    const servers = await droppedHintServers(dir);
-    const original = servers.original;
-    dropped = servers.dropped;
+    let original: string[];
+    ({ original, dropped } = await droppedHintServers(dir));
     list = join(dir, 'mcp-tool-classes.json');
     await runCli(['update', '--class-list', list, '--', ...original]);
   });

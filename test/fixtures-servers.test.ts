@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   type FixtureProcess,
   type JsonRpcResponse,
+  LEGACY_INITIALIZE,
   MODERN_META,
   MODERN_PROTOCOL_VERSION,
   SERVERS_DIR,
@@ -492,17 +493,6 @@ describe('era-split.mjs and modern-only.mjs', () => {
 });
 
 describe('http-server.mjs', () => {
-  const LEGACY_INIT = {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'fixture-test', version: '0.0.0' },
-    },
-  };
-
   async function start(args: string[] = []): Promise<{ server: FixtureProcess; url: string }> {
     const server = spawnFixture('http-server.mjs', ['--port', '0', ...args]);
     const [, url] = await server.waitForStderr(
@@ -546,7 +536,7 @@ describe('http-server.mjs', () => {
 
   it('serves the notes tools at /mcp to both eras', async () => {
     const { url } = await start();
-    const init = await post(url, LEGACY_INIT);
+    const init = await post(url, LEGACY_INITIALIZE);
     expect(init.response.status).toBe(200);
     expect(init.messages[0]).toMatchObject({ id: 1, result: { protocolVersion: '2025-06-18' } });
 
@@ -567,12 +557,12 @@ describe('http-server.mjs', () => {
 
   it('--require-header answers 401 without the header and serves with it', async () => {
     const { url } = await start(['--require-header', 'Authorization: Bearer abc']);
-    const missing = await post(url, LEGACY_INIT);
+    const missing = await post(url, LEGACY_INITIALIZE);
     expect(missing.response.status).toBe(401);
     expect(missing.response.headers.get('www-authenticate')).toMatch(/^Bearer /);
-    const wrong = await post(url, LEGACY_INIT, { authorization: 'Bearer nope' });
+    const wrong = await post(url, LEGACY_INITIALIZE, { authorization: 'Bearer nope' });
     expect(wrong.response.status).toBe(401);
-    const right = await post(url, LEGACY_INIT, { authorization: 'Bearer abc' });
+    const right = await post(url, LEGACY_INITIALIZE, { authorization: 'Bearer abc' });
     expect(right.response.status).toBe(200);
     expect(right.messages[0]).toMatchObject({ id: 1, result: { serverInfo: { name: 'notes' } } });
   });
@@ -583,15 +573,15 @@ describe('http-server.mjs', () => {
       start(['--mode', '500']),
       start(['--mode', 'html']),
     ]);
-    const a = await post(unauthorized.url, LEGACY_INIT);
+    const a = await post(unauthorized.url, LEGACY_INITIALIZE);
     expect(a.response.status).toBe(401);
     expect(a.response.headers.get('www-authenticate')).toBe(
       'Bearer realm="mcp", error="invalid_token"',
     );
-    const b = await post(failing.url, LEGACY_INIT);
+    const b = await post(failing.url, LEGACY_INITIALIZE);
     expect(b.response.status).toBe(500);
     expect(b.text).toBe('Internal Server Error');
-    const c = await post(html.url, LEGACY_INIT);
+    const c = await post(html.url, LEGACY_INITIALIZE);
     expect(c.response.status).toBe(200);
     expect(c.response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(c.text).toMatch(/^<html>.*<\/html>$/);
@@ -601,7 +591,7 @@ describe('http-server.mjs', () => {
     const started = Date.now();
     const { url } = await start(['--mode', 'slow-start']);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
-    const init = await post(url, LEGACY_INIT);
+    const init = await post(url, LEGACY_INITIALIZE);
     expect(init.response.status).toBe(200);
   });
 

@@ -18,7 +18,7 @@ import {
 } from '../src/process.js';
 import { EXAMPLE } from './support/cli.js';
 import { expectNoneLeft, killReported, reportedPids, watched } from './support/pids.js';
-import { isAlive, waitUntilGone } from './support/spawn-fixture.js';
+import { isAlive, LEGACY_INITIALIZE, waitUntilGone } from './support/spawn-fixture.js';
 
 afterAll(killReported);
 
@@ -44,18 +44,7 @@ async function audit(command: string[]): Promise<number> {
 /** Resolves once the server has answered `initialize`: booted, its children started. */
 async function handshake(server: ServerProcess): Promise<void> {
   const answered = new Promise((resolve) => server.child.stdout.once('data', resolve));
-  server.child.stdin.write(
-    `${JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'process-tree-test', version: '0.0.0' },
-      },
-    })}\n`,
-  );
+  server.child.stdin.write(`${JSON.stringify(LEGACY_INITIALIZE)}\n`);
   await answered;
 }
 

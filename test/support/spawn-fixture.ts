@@ -288,3 +288,15 @@ export async function killAllFixtures(): Promise<number[]> {
   }
   return survivors;
 }
+
+/** A legacy-era `initialize` request, as a test client sends it to a fixture by hand. */
+export const LEGACY_INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'fixture-test', version: '0.0.0' },
+  },
+};
