@@ -4,6 +4,7 @@
 // With --check, builds into a temporary folder and fails when dist/ differs from a fresh build.
 // With --readable <dir>, builds into <dir> with the source's names kept, for CPU profiles
 // (npm run bench -- --profile); dist/ is left alone.
+// With --outdir <dir>, builds exactly what dist/ would hold into <dir> (the tests' fresh build).
 import { build } from 'esbuild';
 import { chmod, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -15,12 +16,17 @@ const check = process.argv.includes('--check');
 const readableAt = process.argv.indexOf('--readable');
 const readable = readableAt >= 0 ? process.argv[readableAt + 1] : undefined;
 if (readableAt >= 0 && !readable) throw new Error('--readable needs a folder');
+const outdirAt = process.argv.indexOf('--outdir');
+const freshAt = outdirAt >= 0 ? process.argv[outdirAt + 1] : undefined;
+if (outdirAt >= 0 && !freshAt) throw new Error('--outdir needs a folder');
 // The output folder is emptied first: only ever an earlier build's folder, or a new one.
 if (readable && existsSync(readable) && !existsSync(join(readable, 'cli.js')))
   throw new Error(
     `--readable ${readable}: not an earlier build (no cli.js there); pick a new folder`,
   );
-const outdir = check ? await mkdtemp(join(tmpdir(), 'auditor-dist-')) : (readable ?? 'dist');
+const outdir = check
+  ? await mkdtemp(join(tmpdir(), 'auditor-dist-'))
+  : (readable ?? freshAt ?? 'dist');
 if (!check) await rm(outdir, { recursive: true, force: true });
 
 const zodLocales = fileURLToPath(new URL('../node_modules/zod/v4/locales/', import.meta.url));

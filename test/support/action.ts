@@ -1,9 +1,9 @@
-// Runs the committed action bundle as the runner does: node dist/index.js with INPUT_* variables,
+// Runs a fresh build of the action (test/support/build.ts) as the runner does: node dist/index.js with INPUT_* variables,
 // an event payload file, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, and GITHUB_API_URL.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_BASE_SHA, DEFAULT_HEAD_SHA, DEFAULT_REPOSITORY } from './github-api.js';
-import { ROOT, runNode, tempDir } from './cli.js';
+import { DIST, runNode, tempDir } from './cli.js';
 
 export const TOKEN = 'ghs_test0123456789abcdefTOKEN';
 
@@ -94,7 +94,7 @@ export async function runAction(options: {
   };
   for (const [name, value] of Object.entries({ ...defaults, ...options.inputs }))
     env[`INPUT_${name.toUpperCase()}`] = value;
-  const run = await runNode(join(ROOT, 'dist/index.js'), [], { cwd: options.workspace, env });
+  const run = await runNode(join(DIST, 'index.js'), [], { cwd: options.workspace, env });
   const [out, summary] = await Promise.all([
     readFile(outputPath, 'utf8'),
     readFile(summaryPath, 'utf8'),

@@ -1,4 +1,4 @@
-// Runs the committed CLI bundle as a user would: a real process, real servers.
+// Runs a fresh build of the CLI (test/support/build.ts) as a user would: a real process, real servers.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const CLI = join(ROOT, 'dist/cli.js');
+/** The fresh build of src/ made for this test run (test/support/build.ts), else dist/. */
+export const DIST = process.env.AUDITOR_DIST ?? join(ROOT, 'dist');
+export const CLI = join(DIST, 'cli.js');
 export const SERVERS = join(ROOT, 'test/fixtures/servers');
 export const EXAMPLE = join(ROOT, 'examples/notes/server.mjs');
 
