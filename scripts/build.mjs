@@ -6,10 +6,10 @@
 // (npm run bench -- --profile); dist/ is left alone.
 // With --outdir <dir>, builds exactly what dist/ would hold into <dir> (the tests' fresh build).
 import { build } from 'esbuild';
-import { chmod, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const check = process.argv.includes('--check');
@@ -102,6 +102,7 @@ const common = {
 // under the same name.
 const emitted = new Set();
 const reachable = new Set();
+const ofEntry = {};
 for (const entry of ['index', 'cli']) {
   const result = await build({
     ...common,
@@ -116,9 +117,11 @@ for (const entry of ['index', 'cli']) {
   const next = Object.keys(outputs).filter(
     (path) => outputs[path].entryPoint === `src/${entry}.ts`,
   );
+  const own = (ofEntry[entry] = new Set());
   while (next.length) {
     const path = next.pop();
-    if (reachable.has(path)) continue;
+    if (own.has(path)) continue;
+    own.add(path);
     reachable.add(path);
     for (const { path: imported, external } of outputs[path].imports)
       if (!external) next.push(imported);
@@ -128,6 +131,18 @@ for (const entry of ['index', 'cli']) {
 // import("jose"), for OAuth flows the auditor never runs): no entry can load it, so it is not
 // shipped.
 for (const path of emitted) if (!reachable.has(path)) await rm(path);
+
+// The npm package is the CLI alone (package.json "files"): the chunks only the action loads are
+// left out of it by an .npmignore beside them, which npm honours below a "files" folder.
+const actionOnly = [...ofEntry.index]
+  .filter((path) => !ofEntry.cli.has(path))
+  .map((path) => relative(resolve(outdir, 'chunks'), resolve(path)))
+  .filter((path) => !path.startsWith('..'))
+  .sort();
+await writeFile(
+  join(outdir, 'chunks', '.npmignore'),
+  `# Loaded only by the action (dist/index.js), which runs from the repository, not the package.\n${actionOnly.join('\n')}\n`,
+);
 
 // The CLI is the package's bin: executable, with its shebang from src/cli.ts.
 await chmod(join(outdir, 'cli.js'), 0o755);

@@ -34,6 +34,7 @@ import { checkPolicies } from './policies.js';
 import { redactUrl } from './redact.js';
 import { bySeverity, meetsThreshold, RULES, type FailOn } from './rules.js';
 import { isMalformed, parseTool, type MalformedTool } from './tools.js';
+import { NPX_COMMAND } from './version.js';
 
 export interface AuditedTool extends ClassifiedTool {
   fullName: string;
@@ -51,6 +52,8 @@ export interface ServerReport {
   /** What changed against the base class list (or the class list at HEAD when no base). */
   changes: ToolChange[];
   stdoutNoise: string[];
+  /** Set when nothing named the server: the serverInfo.name its name was made from. */
+  unpinnedName?: string;
   /**
    * Names of listed tools that failed validation (a `malformed-tool` finding each): their
    * class-list entries, the reviewed decision, are neither compared nor dropped by update.
@@ -77,10 +80,12 @@ export interface Report {
   written?: { entries: number; kept: number };
   /** For check: how to accept a change (the update command for this run's settings). */
   updateCommand?: string;
+  /** For check: there is no class list yet, so the first thing to do is to write one. */
+  firstRun?: boolean;
 }
 
 /** The update command drift messages suggest when the caller gives none. */
-const DEFAULT_UPDATE_COMMAND = 'npx mcp-annotation-auditor update';
+const DEFAULT_UPDATE_COMMAND = `${NPX_COMMAND} update`;
 
 export interface BaseText {
   text: string | null;
@@ -271,6 +276,7 @@ async function auditServer(
     stdoutNoise: primary.stdoutNoise,
   };
   if (primary.serverInfo) report.serverInfo = primary.serverInfo;
+  if (server.name === undefined) report.unpinnedName = primary.serverInfo?.name ?? '';
   if (malformedNames.length) report.malformedNames = malformedNames;
   const live = liveRecords(name, tools);
   // What update writes for this server: its changes are what the class list's diff will show.
@@ -602,6 +608,7 @@ async function auditServers(settings: Settings, options: AuditOptions): Promise<
   }
   if (options.mode === 'check') {
     report.updateCommand = options.updateCommand ?? DEFAULT_UPDATE_COMMAND;
+    if (!existing) report.firstRun = true;
     // A recorded server the config no longer has is the run's finding: under the first audited
     // server, it would blame that server (and its comment) alone.
     report.findings = applyPolicy(

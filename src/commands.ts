@@ -3,6 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { readAtRef, runAudit, type AuditOptions, type BaseText, type Mode } from './audit.js';
 import { usableBase } from './classlist.js';
 import {
+  nameFromProject,
+  nearestKey,
   readConfigFile,
   resolveSettings,
   type EraSetting,
@@ -11,7 +13,7 @@ import {
 } from './config.js';
 import { AuditError } from './errors.js';
 import { splitCommand } from './inputs.js';
-import { DEFAULT_CONFIG, POLICIES, type Policy } from './defaults.js';
+import { DEFAULT_CONFIG, MCP_JSON, POLICIES, type Policy } from './defaults.js';
 import { render, type Format } from './render.js';
 import type { FailOn } from './rules.js';
 import { HELP, quickAnswer, type CliResult } from './help.js';
@@ -43,6 +45,71 @@ const IGNORED: Record<'list' | 'update', Partial<Record<string, string>>> = {
   },
 };
 
+/** The options of list, check and update, as parseArgs takes them. */
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  format: { type: 'string' },
+  policy: { type: 'string', multiple: true },
+  'fail-on': { type: 'string' },
+  'class-list': { type: 'string' },
+  'server-name': { type: 'string' },
+  server: { type: 'string', multiple: true },
+  config: { type: 'string' },
+  base: { type: 'string' },
+  'base-ref': { type: 'string' },
+  approved: { type: 'boolean' },
+  env: { type: 'string', multiple: true },
+  cwd: { type: 'string' },
+  url: { type: 'string' },
+  start: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  'protocol-era': { type: 'string' },
+  'start-timeout': { type: 'string' },
+  'list-timeout': { type: 'string' },
+  'max-pages': { type: 'string' },
+  'max-tools': { type: 'string' },
+} as const;
+
+const COMMANDS = ['list', 'check', 'update'];
+
+/**
+ * Refuses what parseArgs would refuse, in words that lead to the fix: an unknown option with the
+ * one probably meant, an option without its value, a value given to a switch.
+ */
+function checkOptions(args: string[], mode: Mode): void {
+  const known = Object.keys(OPTIONS);
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (!arg.startsWith('-') || arg === '-') continue;
+    const long = arg.startsWith('--');
+    const name = long ? (arg.slice(2).split('=')[0] ?? '') : arg.slice(1);
+    const option = long ? known.find((k) => k === name) : name === 'h' ? 'help' : undefined;
+    if (option === undefined) {
+      const meant = nearestKey(name, known, false);
+      throw usageError(
+        `Unknown option ${arg.split('=')[0]}${meant !== undefined ? `; did you mean --${meant}?` : '.'}`,
+        mode,
+      );
+    }
+    const type = OPTIONS[option as keyof typeof OPTIONS].type;
+    const inline = long && arg.includes('=');
+    if (type === 'boolean' && inline)
+      throw usageError(
+        `--${option} is a switch and takes no value: write --${option} alone.`,
+        mode,
+      );
+    if (type === 'string' && !inline) {
+      const next = args[i + 1];
+      if (next === undefined || next.startsWith('--'))
+        throw usageError(
+          `--${option} needs a value${next !== undefined ? ` (it is followed by the option ${next})` : ''}: write --${option} VALUE.`,
+          mode,
+        );
+      i++;
+    }
+  }
+}
+
 function seconds(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -67,9 +134,14 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   const command = own[0];
   const quick = quickAnswer(argv);
   if (quick) return quick;
-  if (command !== 'list' && command !== 'check' && command !== 'update')
-    throw usageError(`Unknown command "${command}".`);
+  if (command !== 'list' && command !== 'check' && command !== 'update') {
+    const meant = nearestKey(command ?? '', COMMANDS, false);
+    throw usageError(
+      `Unknown command "${command}"${meant !== undefined ? `; did you mean ${meant}?` : `: use ${COMMANDS.join(', ')}.`}`,
+    );
+  }
   const mode: Mode = command;
+  checkOptions(own.slice(1), mode);
   let values;
   let positionals: string[];
   try {
@@ -77,29 +149,7 @@ export async function runCli(argv: string[]): Promise<CliResult> {
       args: own.slice(1),
       allowPositionals: true,
       strict: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        format: { type: 'string' },
-        policy: { type: 'string', multiple: true },
-        'fail-on': { type: 'string' },
-        'class-list': { type: 'string' },
-        'server-name': { type: 'string' },
-        server: { type: 'string', multiple: true },
-        config: { type: 'string' },
-        base: { type: 'string' },
-        'base-ref': { type: 'string' },
-        approved: { type: 'boolean' },
-        env: { type: 'string', multiple: true },
-        cwd: { type: 'string' },
-        url: { type: 'string' },
-        start: { type: 'string' },
-        header: { type: 'string', multiple: true },
-        'protocol-era': { type: 'string' },
-        'start-timeout': { type: 'string' },
-        'list-timeout': { type: 'string' },
-        'max-pages': { type: 'string' },
-        'max-tools': { type: 'string' },
-      },
+      options: OPTIONS,
     }));
   } catch (error) {
     throw usageError((error as Error).message, mode);
@@ -169,9 +219,42 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   for (const [key, value] of Object.entries(limits))
     if (value !== undefined) Object.assign(overrides, { [key]: value });
 
-  const configPath = values.config ?? DEFAULT_CONFIG;
-  const file = await readConfigFile(configPath, values.config !== undefined);
+  // Said on stderr before the report: options that change nothing here, and where servers came from.
+  const notes: string[] = [];
+  const warn = (text: string) => notes.push(`mcp-annotation-auditor: warning: ${text}\n`);
+  const direct = serverCommand.length ? '--' : values.url !== undefined ? '--url' : undefined;
+  if (direct && values.server)
+    warn(
+      `--server has no effect: it chooses among the servers of the config file, and this run audits the server given with ${direct}.`,
+    );
+  if (values.url !== undefined && values.start === undefined)
+    for (const flag of ['env', 'cwd'] as const)
+      if (values[flag] !== undefined)
+        warn(
+          `--${flag} has no effect: it applies to a process the auditor starts, and --url without --start starts none.`,
+        );
+  for (const entry of values.env ?? [])
+    if (!entry.includes('=') && process.env[entry] === undefined)
+      warn(
+        `--env ${entry}: ${entry} is not set in this environment, so the server does not get it. Set it, or pass --env ${entry}=VALUE.`,
+      );
+
+  let configPath = values.config ?? DEFAULT_CONFIG;
+  let file = await readConfigFile(configPath, values.config !== undefined);
+  // Nothing says what to audit: the project's .mcp.json does, as it does for Claude Code.
+  if (!file && values.config === undefined && !direct) {
+    file = await readConfigFile(MCP_JSON, false);
+    if (file) {
+      configPath = MCP_JSON;
+      notes.push(`mcp-annotation-auditor: servers from ${MCP_JSON} (no ${DEFAULT_CONFIG})\n`);
+    }
+  }
   const settings = resolveSettings(file, configPath, overrides);
+  const key = await nameFromProject(settings, overrides.command);
+  if (key !== undefined)
+    notes.push(
+      `mcp-annotation-auditor: server name "${settings.servers[0]?.name}": its key in ${MCP_JSON}, which has this command line\n`,
+    );
 
   const options: AuditOptions = {
     mode,
@@ -207,6 +290,6 @@ export async function runCli(argv: string[]): Promise<CliResult> {
     exitCode: report.result === 'failed' ? 1 : 0,
     stdout: render(report, format),
     // As the action warns: once the audit has compared (if it failed first, nothing was).
-    stderr: checked.warning ? `mcp-annotation-auditor: warning: ${checked.warning}\n` : '',
+    stderr: `${notes.join('')}${checked.warning ? `mcp-annotation-auditor: warning: ${checked.warning}\n` : ''}`,
   };
 }

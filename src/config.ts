@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import * as z from 'zod/v4';
 import { lazily } from './lazy.js';
 import { normalizeServerName } from './classlist.js';
-import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG, POLICIES, type Policy } from './defaults.js';
+import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG, MCP_JSON, POLICIES, type Policy } from './defaults.js';
 import { AuditError } from './errors.js';
 import { DEFAULT_LIMITS, type ListLimits, type ProtocolEra, type ServerTarget } from './listing.js';
 import { DEFAULT_POLICIES } from './policies.js';
@@ -10,6 +10,7 @@ import { isRuleId, RULE_IDS, type FailOn, type RuleId, type Severity } from './r
 import { parseEnvEntries, serverEnvironment, type SpawnSpec } from './process.js';
 import { mergeSecrets, REDACTED, redactUrl, secretsOf } from './redact.js';
 import { isObject } from './tools.js';
+import { NPX_COMMAND } from './version.js';
 
 export type EraSetting = ProtocolEra | 'both';
 
@@ -279,7 +280,7 @@ function editDistance(a: string, b: string): number {
 }
 
 /** The known key `key` was probably meant to be: the same but for case, or within two edits. */
-function nearestKey(key: string, known: string[], caseOnly: boolean): string | undefined {
+export function nearestKey(key: string, known: string[], caseOnly: boolean): string | undefined {
   const lower = key.toLowerCase();
   const same = known.find((k) => k.toLowerCase() === lower);
   if (same !== undefined || caseOnly) return same;
@@ -424,7 +425,7 @@ export function shellQuote(word: string): string {
  * ends up in PR comments, so environment values are never shown: only the variable's name.
  */
 export function updateCommandLine(o: Overrides, config?: string): string {
-  const args = ['npx', 'mcp-annotation-auditor', 'update'];
+  const args = [...NPX_COMMAND.split(' '), 'update'];
   if (config !== undefined) args.push('--config', config);
   if (o.classList !== undefined && o.classList !== DEFAULT_CLASS_LIST)
     args.push('--class-list', o.classList);
@@ -450,11 +451,46 @@ export function updateCommandLine(o: Overrides, config?: string): string {
 /** Said after an update command whose URL lost its secrets. */
 const REDACTED_NOTE = `replace each ${REDACTED} with the secret it stands for`;
 
+/**
+ * The key of the server in the project's `.mcp.json` whose command line is `command` (the
+ * audited one): the name a client gives the server's tools, so the class list uses it too.
+ */
+export function projectKeyOf(file: ConfigFile | undefined, command: string[]): string | undefined {
+  const entries = Object.entries({ ...(file?.mcpServers ?? {}), ...(file?.servers ?? {}) });
+  const same = (entry: (typeof entries)[number][1]) =>
+    entry.command !== undefined && [entry.command, ...entry.args].join('\0') === command.join('\0');
+  const matches = entries.filter(([, entry]) => same(entry));
+  return matches.length === 1 ? matches[0]?.[0] : undefined;
+}
+
+/**
+ * For a command or URL given directly: names the server by its `.mcp.json` key when that file
+ * lists the same command line and nothing else named it. Returns the key used.
+ */
+export async function nameFromProject(
+  settings: Settings,
+  command: string[] | undefined,
+  read?: (path: string) => Promise<string>,
+): Promise<string | undefined> {
+  const server = settings.servers[0];
+  if (!command?.length || settings.servers.length !== 1 || !server || server.name !== undefined)
+    return undefined;
+  // A .mcp.json that does not parse is not this run's config: it only fails to name the server.
+  const project = await readConfigFile(MCP_JSON, false, read).catch(() => undefined);
+  const key = projectKeyOf(project, command);
+  if (key !== undefined) server.name = normalizeServerName(key);
+  return key;
+}
+
+/** Where the run's servers come from, in the words of the CLI or of the action's inputs. */
+export type Surface = 'cli' | 'action';
+
 /** Flags override the file; the file overrides defaults. */
 export function resolveSettings(
   file: ConfigFile | undefined,
   filePath: string,
   flags: Overrides,
+  surface: Surface = 'cli',
 ): Settings {
   const era: EraSetting = flags.era ?? file?.protocolEra ?? 'legacy';
   let servers: ServerSettings[];
@@ -553,7 +589,9 @@ export function resolveSettings(
   if (!servers.length)
     throw new AuditError(
       'No server to audit.',
-      `Give its command after --, e.g. mcp-annotation-auditor check -- node server.js, or --url, or list servers in ${DEFAULT_CONFIG}.`,
+      surface === 'action'
+        ? `Set the command input to the server's stdio command line (e.g. command: node dist/server.js), or the url input, or list servers in ${DEFAULT_CONFIG} or ${MCP_JSON} (the config input).`
+        : `Give its command after --, e.g. mcp-annotation-auditor check -- node server.js, or --url, or list servers in ${MCP_JSON} or ${DEFAULT_CONFIG}.`,
     );
   const classList = flags.classList ?? file?.classList ?? DEFAULT_CLASS_LIST;
   if (!classList.trim())

@@ -262,7 +262,12 @@ export function changeFindings(changes: ToolChange[]): Finding[] {
           'class-relaxed',
           tool,
           `Class relaxed from ${before.class} to ${after.class}: clients will auto-approve what they used to ask about.`,
-          { fix: 'Confirm the tool really no longer modifies or destroys anything.' },
+          {
+            fix:
+              after.class === 'edit'
+                ? 'Confirm the tool no longer deletes or overwrites anything: it may still change data, but only by adding or updating.'
+                : 'Confirm the tool really no longer modifies or destroys anything.',
+          },
         ),
       );
     else if (rankAfter > rankBefore)

@@ -29,6 +29,7 @@ import {
   type CommentTarget,
 } from './comment.js';
 import {
+  nameFromProject,
   readConfigFile,
   resolveSettings,
   secretsOfServers,
@@ -51,10 +52,10 @@ import {
   type PullRequestInfo,
   type RepoRef,
 } from './github.js';
-import { DEFAULT_CLASS_LIST } from './defaults.js';
+import { DEFAULT_CLASS_LIST, MCP_JSON } from './defaults.js';
 import { inputSecrets, readInputs, type ActionInputs } from './inputs.js';
 import { mergeSecrets, redactText } from './redact.js';
-import { renderJson, renderMarkdown, reportCounts, verdictLine } from './render.js';
+import { codeBlock, renderJson, renderMarkdown, reportCounts, verdictLine } from './render.js';
 import { bySeverity } from './rules.js';
 import { readReportFile } from './reportfile.js';
 import { renderSarif } from './sarif.js';
@@ -376,6 +377,19 @@ async function recordedServers(path: string): Promise<string[]> {
 }
 
 /**
+ * An error for the job summary or a comment: what failed as a paragraph, and the server's own
+ * words (`details`: stderr, a response body) as a code block, line by line as it printed them.
+ */
+function errorMarkdown(
+  message: string,
+  details: string | undefined,
+  redact: (text: string) => string,
+): string {
+  const text = markdownSafe(redact(message), 2_000);
+  return details ? `${text}\n\n${codeBlock(redact(details).slice(0, 4_000)).join('\n')}` : text;
+}
+
+/**
  * When the audit cannot run, an existing sticky comment must not keep showing an old green state:
  * it is updated (never created) to say so. An error from any layer may quote a server's URL or
  * headers: `secrets` are redacted first, before escaping could hide them from the match.
@@ -385,8 +399,9 @@ export async function markCommentsFailed(
   servers: string[],
   message: string,
   secrets: readonly string[] = [],
+  details?: string,
 ): Promise<void> {
-  const text = markdownSafe(redactText(message, secrets), 2_000);
+  const text = errorMarkdown(message, details, (t) => redactText(t, secrets));
   const body = (server: string) =>
     `${commentMarker(server)}\n### ❌ MCP tool annotations for \`${codeSpanSafe(server, 64)}\`: the audit could not run\n\n${text}\n\nSee the job log for details.\n`;
   for (const server of servers)
@@ -443,11 +458,24 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     classListPath = inputs.overrides.classList ?? DEFAULT_CLASS_LIST;
     // Its text is kept: annotations about a waiver point at the line it is written on.
     let configText: string | undefined;
-    const file = await readConfigFile(
+    let configPath = inputs.config;
+    let file = await readConfigFile(
       inputs.config,
       inputs.configRequired,
       async (path) => (configText = await readText(path, early)),
     );
+    // No config file, no command, no url: the project's .mcp.json lists the servers.
+    if (!file && !inputs.configRequired && !inputs.overrides.command && !inputs.overrides.url) {
+      file = await readConfigFile(
+        MCP_JSON,
+        false,
+        async (path) => (configText = await readText(path, early)),
+      );
+      if (file) {
+        configPath = MCP_JSON;
+        process.stdout.write(`Servers from ${MCP_JSON} (there is no ${inputs.config}).\n`);
+      }
+    }
 
     let report: Report;
     let settings: Settings | undefined;
@@ -461,7 +489,14 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
       serverNames = report.servers.map((s) => s.server);
       namesKnown = true;
     } else {
-      settings = resolveSettings(file, inputs.config, inputs.overrides);
+      settings = resolveSettings(file, configPath, inputs.overrides, 'action');
+      const key = await nameFromProject(settings, inputs.overrides.command, (path) =>
+        readText(path, early),
+      );
+      if (key !== undefined)
+        process.stdout.write(
+          `Server name "${settings.servers[0]?.name}": its key in ${MCP_JSON}, which has this command line.\n`,
+        );
       // Before the audit prints anything: the config's URLs and headers, variables expanded.
       const known = new Set(secrets);
       const more = secretsOfServers(settings.servers).filter((secret) => !known.has(secret));
@@ -536,7 +571,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     let commentIds: number[] = [];
     if (report.mode === 'check') {
       if (settings) {
-        const places = await waiverPlaces(report, settings, inputs.config, configText, env);
+        const places = await waiverPlaces(report, settings, configPath, configText, env);
         for (const a of annotationsOf(report, classListText, classListRepoPath, places))
           issueAnnotation(a.level, a.message, a.props);
       }
@@ -580,16 +615,22 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     }
   } catch (error) {
     const message = redact(describeError(error));
+    // The summary and comment show the server's words apart, as a code block.
+    const details = error instanceof AuditError ? error.details : undefined;
+    const head =
+      error instanceof AuditError && details
+        ? redact(describeError(new AuditError(error.message, error.hint)))
+        : message;
     setOutput('result', 'error');
     issueAnnotation('error', linesSafe(message, 2_000));
     appendSummary(
-      `### MCP tool annotations: the audit could not run\n\n${markdownSafe(message, 2_000)}\n`,
+      `### MCP tool annotations: the audit could not run\n\n${errorMarkdown(head, details, redact)}\n`,
     );
     if (target) {
       const names = new Set(serverNames);
       if (!namesKnown && classListPath !== undefined)
         for (const name of await recordedServers(classListPath)) names.add(name);
-      await markCommentsFailed(target, [...names], message, secrets);
+      await markCommentsFailed(target, [...names], head, secrets, details);
     }
     process.exitCode = 1;
   }

@@ -513,6 +513,11 @@ function spawnFailure(spec: SpawnSpec, error: Error): AuditError {
       `Could not start the server: its working directory ${spec.cwd} does not exist.`,
       'Check the path given with --cwd (or cwd in the config file); a relative path is taken from where the audit runs.',
     );
+  if (code === 'ENOENT' && /\s/.test(spec.command.trim()))
+    return new AuditError(
+      `Could not start the server: the command "${spec.command}" was not found; it is run as one program name, spaces and all, never through a shell.`,
+      `Split off the arguments: command: ${spec.command.trim().split(/\s+/)[0]}, args: [${spec.command.trim().split(/\s+/).slice(1).join(', ')}] in a config file.`,
+    );
   if (code === 'ENOENT')
     return new AuditError(
       `Could not start the server: the command "${spec.command}" was not found${spec.cwd ? ` (working directory ${spec.cwd})` : ''}.`,

@@ -1,7 +1,7 @@
 import { allFindings, type AuditedTool, type Report, type ServerReport } from './audit.js';
 import type { RecordedHint, ToolRecord } from './classlist.js';
 import type { ToolChange } from './diff.js';
-import { markdownSafe, terminalSafe } from './escape.js';
+import { codeSpanSafe, markdownSafe, terminalSafe } from './escape.js';
 import type { Finding } from './findings.js';
 import { HINT_NAMES, type HintName } from './tools.js';
 
@@ -178,15 +178,67 @@ function changeLine(c: ToolChange): string {
   }
 }
 
-function findingLine(f: Finding): string[] {
-  const tag = f.waived ? `${f.severity} (waived)` : f.approved ? 'notice (approved)' : f.severity;
-  const row = [
+/** Identical findings (rule, standing, message) on many tools, as one row. */
+export interface FindingGroup {
+  first: Finding;
+  tools: string[];
+}
+
+/** From this many tools on, identical findings are one row in text and markdown. */
+const GROUP_FROM = 3;
+/** The tools a grouped row names before "and N more". */
+const GROUP_NAMES = 4;
+
+/**
+ * The findings as rows: those of one rule, severity, waiver and message on {@link GROUP_FROM} or
+ * more tools become one row, at the place of the first (the JSON report and SARIF keep each).
+ */
+export function groupFindings(findings: Finding[]): FindingGroup[] {
+  const key = (f: Finding) =>
+    JSON.stringify([f.rule, f.severity, f.message, f.waived?.reason ?? null, f.approved ?? false]);
+  const byKey = new Map<string, Finding[]>();
+  for (const f of findings)
+    if (f.tool !== undefined) byKey.set(key(f), [...(byKey.get(key(f)) ?? []), f]);
+  const out: FindingGroup[] = [];
+  const done = new Set<string>();
+  for (const f of findings) {
+    const same = f.tool !== undefined ? (byKey.get(key(f)) ?? []) : [];
+    if (same.length < GROUP_FROM) {
+      out.push({ first: f, tools: f.tool !== undefined ? [f.tool] : [] });
+      continue;
+    }
+    if (done.has(key(f))) continue;
+    done.add(key(f));
+    out.push({ first: f, tools: same.map((g) => g.tool as string) });
+  }
+  return out;
+}
+
+/** "24 tools: a, b, c, d and 20 more", each name written by `name`. */
+function toolsCell(tools: string[], name: (tool: string) => string): string {
+  if (tools.length === 1) return name(tools[0] as string);
+  const shown = tools.slice(0, GROUP_NAMES).map(name).join(', ');
+  return `${tools.length} tools: ${shown}${tools.length > GROUP_NAMES ? ` and ${tools.length - GROUP_NAMES} more` : ''}`;
+}
+
+function findingLine(group: FindingGroup): string[] {
+  const f = group.first;
+  const tag = f.waived
+    ? `${f.severity} (waived: ${terminalSafe(f.waived.reason, 80)})`
+    : f.approved
+      ? 'notice (approved)'
+      : f.severity;
+  return [
     tag,
     f.rule,
-    f.tool !== undefined ? terminalSafe(f.tool, 48) : '-',
+    group.tools.length ? toolsCell(group.tools, (t) => terminalSafe(t, 48)) : '-',
     terminalSafe(f.message, 400),
   ];
-  return row;
+}
+
+/** The rows of a findings table in text. */
+function findingRows(findings: Finding[]): string[][] {
+  return groupFindings(findings).map(findingLine);
 }
 
 /** "What to do": each distinct fix of the findings that are not waived, with its rule. */
@@ -200,9 +252,10 @@ function fixLines(findings: Finding[]): string[] {
 function serverText(s: ServerReport): string {
   const counts = countsOf(s.tools, s.findings, s.changes);
   const lines = [
-    `${terminalSafe(s.server, 64)} (${terminalSafe(s.target, 100)}, ${s.era} era): ${counts.tools} tools: ${counts.read} read, ${counts.edit} edit, ${counts.delete} delete`,
+    `${terminalSafe(s.server, 64)} (${terminalSafe(s.target, 100)}, ${s.era} era): ${plural(counts.tools, 'tool')}: ${counts.read} read, ${counts.edit} edit, ${counts.delete} delete`,
     '',
   ];
+  if (s.unpinnedName !== undefined) lines.push(unpinnedNote(s), '');
   if (s.tools.length) {
     const rows = [['TOOL', 'CLASS', 'REACH', ...HINT_NAMES.map((h) => SHORT_HINT[h]), 'TITLE']];
     for (const t of s.tools)
@@ -217,11 +270,11 @@ function serverText(s: ServerReport): string {
   }
   if (s.changes.length) lines.push('Changes:', ...s.changes.map(changeLine), '');
   if (s.findings.length) {
-    lines.push('Findings:', table(s.findings.map(findingLine)), ...fixLines(s.findings), '');
+    lines.push('Findings:', table(findingRows(s.findings)), ...fixLines(s.findings), '');
   }
   if (s.stdoutNoise.length)
     lines.push(
-      `Note: the server wrote ${s.stdoutNoise.length} non-JSON line(s) to stdout (first: ${terminalSafe(s.stdoutNoise[0] ?? '', 60)}); stdio servers must log to stderr.`,
+      `Note: the server wrote ${plural(s.stdoutNoise.length, 'line')} to stdout that ${s.stdoutNoise.length === 1 ? 'is' : 'are'} not JSON-RPC messages (first: ${terminalSafe(s.stdoutNoise[0] ?? '', 60)}); stdio servers must log to stderr.`,
       '',
     );
   return lines.join('\n');
@@ -244,18 +297,45 @@ export function verdictLine(report: Report): string {
   }
   const counted = `${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}, ${plural(c.notice, 'notice')}${c.waived ? `, ${c.waived} waived` : ''}`;
   if (report.mode === 'list')
-    return `LISTED: ${c.tools} tools (${c.read} read, ${c.edit} edit, ${c.delete} delete); ${counted}.`;
-  return `${report.result === 'passed' ? 'PASSED' : 'FAILED'}: ${counted} (fail-on: ${report.failOn}).`;
+    return `LISTED: ${plural(c.tools, 'tool')} (${c.read} read, ${c.edit} edit, ${c.delete} delete); ${counted}.`;
+  const verdict = `${report.result === 'passed' ? 'PASSED' : 'FAILED'}: ${counted} (fail-on: ${report.failOn}).`;
+  return `${verdict} ${nextStep(report)}`;
+}
+
+/** What to do after this check: the verdict line's last sentence. */
+function nextStep(report: Report): string {
+  const update = report.updateCommand ? `\`${report.updateCommand}\`` : 'update';
+  if (report.firstRun)
+    return `Next: run ${update}, review ${report.classList} and commit it${report.result === 'failed' ? '; then fix or waive the remaining findings' : ''}.`;
+  if (report.result === 'passed') return 'Nothing to do.';
+  return 'Next: fix what each finding says (What to do), waive one with a reason in the config file, or, for an intended change, run the update command and commit the class list.';
+}
+
+/** Said once, first, when check runs with no class list yet: how to start one. */
+function firstRunText(report: Report): string {
+  return [
+    `No class list yet: ${report.classList} does not exist. To start one:`,
+    `  1. Run this exact command:`,
+    `       ${report.updateCommand ?? 'mcp-annotation-auditor update'}`,
+    `  2. Review ${report.classList}: each tool's class (read, edit or delete) is what reviewers accept.`,
+    `  3. Commit it. From then on, check compares the live server with it on every change.`,
+    `The policy findings below are about the annotations themselves.`,
+    '',
+  ].join('\n');
+}
+
+/** A name taken from the server's serverInfo, with how to pin the client's name instead. */
+function unpinnedNote(s: ServerReport): string {
+  return `Note: the name "${terminalSafe(s.server, 64)}" (the <server> in mcp__<server>__<tool>) comes from the server's serverInfo.name "${terminalSafe(s.unpinnedName ?? '', 64)}". Clients name its tools by their config key (in .mcp.json, the key under mcpServers): pin that name with --server-name KEY (the server-name input), or list the server in .mcp.json.`;
 }
 
 export function renderText(report: Report): string {
   const parts = report.servers.map(serverText);
+  if (report.firstRun) parts.unshift(firstRunText(report));
   // The run's own findings (stale waivers, a recorded server no longer configured).
   if (report.findings.length)
     parts.push(
-      ['Config:', table(report.findings.map(findingLine)), ...fixLines(report.findings), ''].join(
-        '\n',
-      ),
+      ['Config:', table(findingRows(report.findings)), ...fixLines(report.findings), ''].join('\n'),
     );
   parts.push(verdictLine(report));
   return `${parts.join('\n')}\n`;
@@ -307,17 +387,18 @@ export function changesTable(changes: ToolChange[]): Table {
 }
 
 export function findingsTable(findings: Finding[]): Table {
+  const groups = groupFindings(findings);
   return {
     header: '| Severity | Rule | Tool | Finding |\n| --- | --- | --- | --- |',
-    count: findings.length,
+    count: groups.length,
     row: (i) => {
-      const f = findings[i] as Finding;
+      const { first: f, tools } = groups[i] as FindingGroup;
       const sev = f.waived
         ? `${f.severity} (waived: ${markdownSafe(f.waived.reason, 120)})`
         : f.approved
           ? 'notice (approved)'
           : f.severity;
-      return `| ${sev} | \`${f.rule}\` | ${f.tool !== undefined ? markdownSafe(f.tool, 64) : ''} | ${markdownSafe(f.message, 300)} |`;
+      return `| ${sev} | \`${f.rule}\` | ${tools.length ? toolsCell(tools, (t) => markdownSafe(t, 64)) : ''} | ${markdownSafe(f.message, 300)} |`;
     },
   };
 }
@@ -372,9 +453,29 @@ function serverHeading(s: ServerReport): string[] {
   return [
     `#### Server ${markdownSafe(s.server, 64)}`,
     '',
-    `${c.tools} tools: ${c.read} read, ${c.edit} edit, ${c.delete} delete.`,
+    `${plural(c.tools, 'tool')}: ${c.read} read, ${c.edit} edit, ${c.delete} delete.`,
+    '',
+    ...(s.unpinnedName !== undefined ? [markdownSafe(unpinnedNote(s), 1_000), ''] : []),
+  ];
+}
+
+/** The first-run block in markdown: the update command as a code block to copy. */
+function firstRunMarkdown(report: Report): string[] {
+  return [
+    `**No class list yet** (\`${codeSpanSafe(report.classList, 200)}\` does not exist). Run this exact command, review the file, and commit it:`,
+    '',
+    ...codeBlock(report.updateCommand ?? 'mcp-annotation-auditor update', 'sh'),
+    '',
+    'The policy findings below are about the annotations themselves.',
     '',
   ];
+}
+
+/** A fenced code block whose fence is longer than any run of backticks in `text`. */
+export function codeBlock(text: string, lang = ''): string[] {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`${fence}${lang}`, text, fence];
 }
 
 /** Thrown inside {@link wholeWithin} as soon as the whole report passes its limit. */
@@ -400,6 +501,7 @@ function wholeWithin(report: Report, limit: number): string | undefined {
   };
   try {
     push(verdictHeading(report), '');
+    if (report.firstRun) push(...firstRunMarkdown(report));
     for (const s of report.servers) {
       push(...serverHeading(s));
       if (s.changes.length) section('**Changes**', changesTable(s.changes));
@@ -422,7 +524,7 @@ function wholeWithin(report: Report, limit: number): string | undefined {
 export function renderMarkdown(report: Report, budget = Infinity): string {
   const whole = wholeWithin(report, budget);
   if (whole !== undefined) return whole;
-  const out = [verdictHeading(report), ''];
+  const out = [verdictHeading(report), '', ...(report.firstRun ? firstRunMarkdown(report) : [])];
   const note = (what: string) => (count: number) =>
     `_…and ${count} more ${what}, left out to keep the job summary within GitHub's size limit: the JSON report (the \`report\` output) has them all._`;
   const bytesOf = (lines: string[]) => utf8Bytes(lines.join('\n')) + 1;

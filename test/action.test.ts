@@ -974,7 +974,7 @@ describe('the action, run as GitHub runs it', () => {
       const path = audit.outputs.report ?? '';
       const report = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
       expect(report.updateCommand).toBe(
-        `npx mcp-annotation-auditor update -- ${relaxed.join(' ')}`,
+        `npx mcp-annotation-auditor@0.1.0 update -- ${relaxed.join(' ')}`,
       );
       report.classList =
         'x` @octo-org/security <img src=x> [phish](https://evil.example/login) <!-- mcp-annotation-auditor:other --> `y';
@@ -994,7 +994,7 @@ describe('the action, run as GitHub runs it', () => {
       // The forged marker is inside that span; ours still opens the comment.
       expect(body.startsWith(MARKER)).toBe(true);
       // How to accept the change is the PR run's own command, not this job's (it has none).
-      expect(body).toContain(`run \`npx mcp-annotation-auditor update -- ${relaxed.join(' ')}\``);
+      expect(body).toContain(`run \`npx mcp-annotation-auditor@0.1.0 update -- ${relaxed.join(' ')}\``);
     });
 
     it('a server that cannot start marks the comment of the server the class list records, without server-name', async () => {

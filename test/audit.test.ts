@@ -102,7 +102,7 @@ describe('a server the class list records but the config no longer has', () => {
       failOn: 'warning' as const,
       classList,
       runFindings: report.findings,
-      updateCommand: 'npx mcp-annotation-auditor update',
+      updateCommand: 'npx mcp-annotation-auditor@0.1.0 update',
     };
     for (const server of report.servers) {
       const body = renderComment(server, context);

@@ -208,7 +208,7 @@ describe('usage and exit codes', () => {
       /--fail-on must be error, warning, notice or never/,
     ],
     [['check', '--policy', 'anthropic', '--', 'node', EXAMPLE], /Unknown policy "anthropic"/],
-    [['check', '--nope'], /Unknown option '--nope'/],
+    [['check', '--nope'], /Unknown option --nope\./],
     [
       ['check', '--config', 'missing.yml', '--', 'node', EXAMPLE],
       /Could not read the config file missing\.yml/,

@@ -275,11 +275,11 @@ describe('secrets in messages and in the update command', () => {
     expect(command).not.toContain('SK_LIVE_SECRET');
     expect(command).not.toContain('pw123456');
     expect(command).toBe(
-      "npx mcp-annotation-auditor update --url 'https://***@mcp.example.com/mcp?api_key=***&v=***' # replace each *** with the secret it stands for",
+      "npx mcp-annotation-auditor@0.1.0 update --url 'https://***@mcp.example.com/mcp?api_key=***&v=***' # replace each *** with the secret it stands for",
     );
     // A URL with nothing to hide is shown as it is, with no note.
     expect(updateCommandLine({ url: 'http://127.0.0.1:3000/mcp' })).toBe(
-      'npx mcp-annotation-auditor update --url http://127.0.0.1:3000/mcp',
+      'npx mcp-annotation-auditor@0.1.0 update --url http://127.0.0.1:3000/mcp',
     );
   });
 

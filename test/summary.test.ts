@@ -26,7 +26,9 @@ function server(name: string, tools: number, char = 'T'): ServerReport {
     target: 'node server.js',
     era: 'legacy',
     tools: list,
-    findings: list.map((t) => finding('policy-openai', t.name, `${char.repeat(60)} is missing`)),
+    findings: list.map((t) =>
+      finding('policy-openai', t.name, `${char.repeat(60)} is missing in ${t.name}`),
+    ),
     changes: [],
     stdoutNoise: [],
   };
@@ -40,7 +42,11 @@ function report(servers: ServerReport[], configFindings = 0): Report {
     classList: 'mcp-tool-classes.json',
     servers,
     findings: Array.from({ length: configFindings }, (_, i) =>
-      finding('stale-waiver', `tool_${i}`, 'The waiver of hint-dropped matches no finding.'),
+      finding(
+        'stale-waiver',
+        `tool_${i}`,
+        `The waiver of hint-dropped for tool_${i} matches no finding.`,
+      ),
     ),
   };
 }
