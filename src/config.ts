@@ -194,6 +194,51 @@ function spawnFromConfig(
   };
 }
 
+/** The keys of a server entry the auditor reads. */
+const SERVER_KEYS = [
+  'type',
+  'command',
+  'args',
+  'cwd',
+  'env',
+  'url',
+  'headers',
+  'start',
+  'protocolEra',
+];
+
+/**
+ * Keys other MCP clients write in a server entry (Claude Code, Claude Desktop, Cursor, VS Code,
+ * Cline, Windsurf...): accepted and ignored, since they say nothing about what the server lists.
+ */
+export const IGNORED_SERVER_KEYS = [
+  'disabled',
+  'alwaysAllow',
+  'autoApprove',
+  'timeout',
+  'description',
+  'envFile',
+  'trust',
+  'includeTools',
+  'excludeTools',
+  'oauth',
+  'name',
+  'transportType',
+  'serverUrl',
+];
+
+/** A misspelt key in a server entry (`evn:`, `tpye:`) is an error naming the key meant. */
+function checkServerKeys(key: string, entry: object, file: string): void {
+  for (const written of Object.keys(entry)) {
+    if (SERVER_KEYS.includes(written) || IGNORED_SERVER_KEYS.includes(written)) continue;
+    const meant = nearestKey(written, [...SERVER_KEYS, ...IGNORED_SERVER_KEYS], false);
+    throw new AuditError(
+      `Server "${key}" in ${file} has an unknown key ${JSON.stringify(written)}${meant !== undefined ? `; did you mean ${JSON.stringify(meant)}?` : '.'}`,
+      `A server entry has ${SERVER_KEYS.join(', ')}; keys other clients use (${IGNORED_SERVER_KEYS.join(', ')}) are accepted and ignored.`,
+    );
+  }
+}
+
 /** One server entry of a config file (or .mcp.json) as settings. */
 function serverFromConfig(
   key: string,
@@ -201,6 +246,7 @@ function serverFromConfig(
   file: string,
   era: EraSetting,
 ): ServerSettings {
+  checkServerKeys(key, entry, file);
   const serverEra = entry.protocolEra ?? era;
   const where = `Server "${key}"`;
   // The class list's mcp__<server>__<tool> prefix takes the name as the client would.

@@ -3,6 +3,7 @@ import type { RecordedHint, ToolRecord } from './classlist.js';
 import type { ToolChange } from './diff.js';
 import { codeSpanSafe, markdownSafe, terminalSafe } from './escape.js';
 import type { Finding } from './findings.js';
+import { meetsThreshold } from './rules.js';
 import { HINT_NAMES, type HintName } from './tools.js';
 
 export type Format = 'text' | 'json' | 'markdown';
@@ -306,7 +307,7 @@ export function verdictLine(report: Report): string {
 function nextStep(report: Report): string {
   const update = report.updateCommand ? `\`${report.updateCommand}\`` : 'update';
   if (report.firstRun)
-    return `Next: run ${update}, review ${report.classList} and commit it${report.result === 'failed' ? '; then fix or waive the remaining findings' : ''}.`;
+    return `Next: run ${update}, review ${report.classList} and commit it${allFindings(report).some((f) => f.rule !== 'unrecorded-change' && !f.waived && meetsThreshold(f.severity, report.failOn)) ? '; then fix or waive the other findings' : ''}.`;
   if (report.result === 'passed') return 'Nothing to do.';
   return 'Next: fix what each finding says (What to do), waive one with a reason in the config file, or, for an intended change, run the update command and commit the class list.';
 }
