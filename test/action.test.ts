@@ -749,13 +749,16 @@ describe('the action, run as GitHub runs it', () => {
     expect(broken.summary).toContain('fatal: missing config');
     // The annotation keeps the server's lines as lines (%0A), not escaped as \u000a.
     expect(broken.stdout).toMatch(
-      /::error::The server exited with code 3 .*%0AServer stderr \(last lines\):%0Afatal: missing config/,
+      /::error::The server exited with code 3 .*%0AServer stderr:%0Afatal: missing config/,
     );
+    // In the summary and the comment, the server's stderr is a code block, line by line.
+    expect(broken.summary).toMatch(/\n```\nServer stderr:\nfatal: missing config\n[^]*```\n/);
     expect(broken.stdout).not.toContain('\\u000a');
     expect(api.commentsOn(1)).toHaveLength(1);
     expect(api.commentsOn(1)[0]?.body).toContain(
       '❌ MCP tool annotations for `notes`: the audit could not run',
     );
+    expect(api.commentsOn(1)[0]?.body).toContain('```\nServer stderr:\nfatal: missing config');
   });
 
   it('a variable named for the server that holds the token is withheld, with a warning', async () => {
@@ -994,7 +997,9 @@ describe('the action, run as GitHub runs it', () => {
       // The forged marker is inside that span; ours still opens the comment.
       expect(body.startsWith(MARKER)).toBe(true);
       // How to accept the change is the PR run's own command, not this job's (it has none).
-      expect(body).toContain(`run \`npx mcp-annotation-auditor@0.1.0 update -- ${relaxed.join(' ')}\``);
+      expect(body).toContain(
+        `run \`npx mcp-annotation-auditor@0.1.0 update -- ${relaxed.join(' ')}\``,
+      );
     });
 
     it('a server that cannot start marks the comment of the server the class list records, without server-name', async () => {

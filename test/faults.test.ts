@@ -40,7 +40,7 @@ describe('a server that cannot start', () => {
       run,
       /The server exited with code 3 during the handshake \(initialize\), before listing any tools\. Run the server command by hand/,
     );
-    expect(run.stderr).toContain('Server stderr (last lines):\nfatal: missing config');
+    expect(run.stderr).toContain('Server stderr:\nfatal: missing config');
     await expectNoneLeft(server.pidFile);
   });
 

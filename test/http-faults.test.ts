@@ -141,7 +141,7 @@ describe("a start command's output", () => {
     const start = ['sh', '-c', 'echo "config: /etc/app.yml"; echo "fatal: no config" >&2; exit 3'];
     const text = await failure(http(url, { start }));
     expect(text).toMatch(/^The start command exited with code 3 before http:\S+ answered\./);
-    expect(text).toContain('Server stderr (last lines):\nfatal: no config');
+    expect(text).toContain('Server stderr:\nfatal: no config');
     expect(text).toContain('Start command stdout (last lines):\nconfig: /etc/app.yml');
   });
 });
