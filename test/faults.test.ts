@@ -113,7 +113,7 @@ describe('a server that misbehaves but can be audited', () => {
     const text = await runCli(['list', '--', ...server.command]);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(
-      'Note: the server wrote 5 non-JSON line(s) to stdout (first: Server starting...); stdio servers must log to stderr.',
+      'Note: the server wrote 5 lines to stdout that are not JSON-RPC messages (first: Server starting...); stdio servers must log to stderr.',
     );
     expect(text.stdout).toMatch(/LISTED: 3 tools \(1 read, 1 edit, 1 delete\)/);
     await expectNoneLeft(server.pidFile);

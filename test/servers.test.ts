@@ -45,7 +45,7 @@ describe('several servers in one config file', () => {
     const text = await runCli(['list', '--config', file]);
     expect(text.stdout).toMatch(/^notes \(node \S+server\.mjs, legacy era\): 3 tools/m);
     expect(text.stdout).toMatch(
-      /^notes-readonly \(node \S+server\.mjs --read-only, legacy era\): 1 tools/m,
+      /^notes-readonly \(node \S+server\.mjs --read-only, legacy era\): 1 tool:/m,
     );
   });
 
