@@ -67,6 +67,7 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   const command = own[0];
   const quick = quickAnswer(argv);
   if (quick) return quick;
+  if (command === 'rules') return (await import('./rules-command.js')).runRules(argv.slice(1));
   if (command !== 'list' && command !== 'check' && command !== 'update')
     throw usageError(`Unknown command "${command}".`);
   const mode: Mode = command;
