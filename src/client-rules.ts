@@ -1,3 +1,4 @@
+import type { ServerReport } from './audit.js';
 import type { ClassList, ToolRecord } from './classlist.js';
 import { mappedDecision, type RuleMapping, type SettingsFile } from './claude-settings.js';
 import { finding, type Finding } from './findings.js';
@@ -167,4 +168,41 @@ export function checkClientRules(
 function ruleKind(rule: string): string {
   const parts = splitMcpName(rule);
   return parts?.tool === undefined || parts.tool === '*' ? 'server-wide' : 'glob';
+}
+
+/** What check needs to judge Claude Code settings. */
+export interface ClientRulesInput {
+  files: SettingsFile[];
+  mapping: RuleMapping;
+  /** The file a fix names (`rules --write FILE`): the project settings file. */
+  writeTarget: string;
+}
+
+/**
+ * Puts each listed tool's effective decision on it, and each tool finding on its server's
+ * findings; returns the findings about rules (and about tools of servers not audited in this
+ * run), which belong to the run.
+ */
+export function applyClientRules(
+  servers: ServerReport[],
+  list: ClassList | undefined,
+  input: ClientRulesInput,
+): Finding[] {
+  const rules = mergedRules(input.files);
+  for (const server of servers)
+    for (const tool of server.tools)
+      tool.claudeCode = claudeCodeDecision(decide(rules, tool.fullName));
+  const check = checkClientRules(
+    list ?? { tools: new Map() },
+    input.files,
+    input.mapping,
+    input.writeTarget,
+  );
+  const run = [...check.ruleFindings];
+  for (const { record, finding: f } of check.toolFindings) {
+    const server = servers.find((s) => s.server === record.server);
+    if (server) server.findings.push(f);
+    else run.push(f);
+  }
+  return run;
 }

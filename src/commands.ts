@@ -15,6 +15,7 @@ import { DEFAULT_CONFIG, POLICIES, type Policy } from './defaults.js';
 import { render, type Format } from './render.js';
 import type { FailOn } from './rules.js';
 import { HELP, quickAnswer, type CliResult } from './help.js';
+import { clientRulesInput } from './rules-command.js';
 
 function usageError(message: string, command = 'main'): AuditError {
   return new AuditError(
@@ -33,6 +34,7 @@ const IGNORED: Record<'list' | 'update', Partial<Record<string, string>>> = {
     base: 'list compares the live server with no class list',
     'base-ref': 'list compares the live server with no class list',
     approved: 'list does not judge findings, so there is nothing to approve',
+    settings: 'list does not judge client rules',
   },
   update: {
     'fail-on': 'update records the live tools and does not pass or fail on findings',
@@ -40,6 +42,7 @@ const IGNORED: Record<'list' | 'update', Partial<Record<string, string>>> = {
     base: 'update writes the class list from the live server and compares it with no base',
     'base-ref': 'update writes the class list from the live server and compares it with no base',
     approved: 'update does not judge findings, so there is nothing to approve',
+    settings: 'update writes the class list; rules --write writes client rules',
   },
 };
 
@@ -100,6 +103,7 @@ export async function runCli(argv: string[]): Promise<CliResult> {
         'list-timeout': { type: 'string' },
         'max-pages': { type: 'string' },
         'max-tools': { type: 'string' },
+        settings: { type: 'string', multiple: true },
       },
     }));
   } catch (error) {
@@ -203,6 +207,10 @@ export async function runCli(argv: string[]): Promise<CliResult> {
     );
   }
   if (checked.base) options.base = checked.base;
+  if (mode === 'check') {
+    const clientRules = await clientRulesInput(values.settings, file, configPath);
+    if (clientRules) options.clientRules = clientRules;
+  }
   const report = await runAudit(settings, options);
   return {
     exitCode: report.result === 'failed' ? 1 : 0,

@@ -92,6 +92,7 @@ function toolJson(server: string, t: AuditedTool) {
     openWorld: t.reach === 'open',
     hints: t.hints,
     ...(t.description !== undefined ? { description: t.description } : {}),
+    ...(t.claudeCode ? { claudeCode: t.claudeCode } : {}),
   };
 }
 

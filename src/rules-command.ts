@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readClassList, writeFileAtomic, type ClassList } from './classlist.js';
 import {
@@ -7,7 +9,9 @@ import {
   readSettingsFile,
   serversOf,
   type Permissions,
+  type SettingsFile,
 } from './claude-settings.js';
+import type { ClientRulesInput } from './client-rules.js';
 import { readConfigFile, type ConfigFile } from './config.js';
 import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG } from './defaults.js';
 import { AuditError } from './errors.js';
@@ -34,6 +38,39 @@ export async function requiredClassList(path: string): Promise<ClassList> {
 export function configSettings(file: ConfigFile | undefined): string[] | undefined {
   const given = file?.settings;
   return given === undefined ? undefined : Array.isArray(given) ? given : [given];
+}
+
+/** The project settings file Claude Code reads, checked by default when it exists. */
+export const DEFAULT_SETTINGS = '.claude/settings.json';
+
+/**
+ * The settings files check judges: the given ones (--settings, the action input), else the config
+ * file's, else .claude/settings.json when it exists; undefined when there are none. A file named
+ * on purpose must exist.
+ */
+export async function clientRulesInput(
+  given: string[] | undefined,
+  file: ConfigFile | undefined,
+  configPath: string,
+): Promise<ClientRulesInput | undefined> {
+  const named = given?.length ? given : configSettings(file);
+  const paths = named ?? [DEFAULT_SETTINGS];
+  const files: SettingsFile[] = [];
+  for (const path of paths) {
+    const read = await readSettingsFile(path);
+    if (read) files.push(read);
+    else if (named)
+      throw new AuditError(
+        `The settings file ${path} does not exist.`,
+        `Check the path, or create it with mcp-annotation-auditor rules --write ${path}.`,
+      );
+  }
+  if (!files.length) return undefined;
+  return {
+    files,
+    mapping: parseMapping(file?.clientRules, configPath),
+    writeTarget: paths.find((p) => p.endsWith(DEFAULT_SETTINGS)) ?? (paths[0] as string),
+  };
 }
 
 function renderTable(list: ClassList, permissions: Permissions): string {
@@ -88,6 +125,8 @@ export async function runRules(args: string[]): Promise<CliResult> {
     const existing = await readSettingsFile(target);
     const text = mergePermissions(existing, permissions, servers);
     const changed = text !== existing?.text;
+    // A first write makes .claude/ too.
+    if (!existing) await mkdir(dirname(target), { recursive: true });
     if (changed) await writeFileAtomic(target, text);
     const count = DECISIONS.reduce((n, d) => n + permissions[d].length, 0);
     const names = [...servers].sort().map((s) => terminalSafe(s, 100));
