@@ -293,7 +293,8 @@ export function mergePermissions(
   const unit = indentUnit(text);
   const data = JSON.parse(text) as { permissions?: Record<string, string[]> };
   const lists: [Decision, string][] = [];
-  for (const list of DECISIONS) {
+  // New lists are written in the order people read them.
+  for (const list of ['allow', 'ask', 'deny'] as const) {
     const old = data.permissions?.[list] ?? [];
     const kept = old.filter((r) => !ruleOfServers(r, servers));
     const first = old.findIndex((r) => ruleOfServers(r, servers));
