@@ -33,11 +33,18 @@ import { stopsSettled, stopUnclaimed } from './process.js';
 import { checkPolicies } from './policies.js';
 import { redactUrl } from './redact.js';
 import { bySeverity, meetsThreshold, RULES, type FailOn } from './rules.js';
+import {
+  applyClientRules,
+  type ClaudeCodeDecision,
+  type ClientRulesInput,
+} from './client-rules.js';
 import { isMalformed, parseTool, type MalformedTool } from './tools.js';
 import { NPX_COMMAND } from './version.js';
 
 export interface AuditedTool extends ClassifiedTool {
   fullName: string;
+  /** With settings files to check: what Claude Code decides for the tool. */
+  claudeCode?: ClaudeCodeDecision;
 }
 
 export interface ServerReport {
@@ -111,6 +118,8 @@ export interface AuditOptions {
   updateCommand?: string;
   /** Today as YYYY-MM-DD, for waiver expiry. */
   today?: string;
+  /** Claude Code settings files to check against the class list (check only). */
+  clientRules?: ClientRulesInput;
 }
 
 /** The command line or URL, for people: a URL's credentials and query values are left out. */
@@ -611,12 +620,15 @@ async function auditServers(settings: Settings, options: AuditOptions): Promise<
     if (!existing) report.firstRun = true;
     // A recorded server the config no longer has is the run's finding: under the first audited
     // server, it would blame that server (and its comment) alone.
+    const ruleFindings = options.clientRules
+      ? applyClientRules(servers, existing?.list, options.clientRules)
+      : [];
     report.findings = applyPolicy(
       servers,
       settings,
       (await options.approved) ?? false,
       options.today ?? new Date().toISOString().slice(0, 10),
-      staleServers(existing?.list, names, settings, report.updateCommand),
+      [...staleServers(existing?.list, names, settings, report.updateCommand), ...ruleFindings],
     );
     report.result = resultOf(allFindings(report), settings.failOn);
   }

@@ -307,7 +307,7 @@ export function jsonErrorOffset(text: string): number {
 }
 
 /** Where and why `text` is not JSON, as a person reads it. */
-function syntaxError(text: string): { line: number; column: number; problem: string } {
+export function syntaxError(text: string): { line: number; column: number; problem: string } {
   let offset = jsonErrorOffset(text);
   // JSON.parse refused what the scanner accepts: should not happen; point at the end.
   if (offset < 0) offset = text.length;

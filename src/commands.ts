@@ -17,6 +17,7 @@ import { DEFAULT_CONFIG, MCP_JSON, POLICIES, type Policy } from './defaults.js';
 import { render, type Format } from './render.js';
 import type { FailOn } from './rules.js';
 import { HELP, quickAnswer, type CliResult } from './help.js';
+import { clientRulesInput } from './rules-command.js';
 
 function usageError(message: string, command = 'main'): AuditError {
   return new AuditError(
@@ -35,6 +36,7 @@ const IGNORED: Record<'list' | 'update', Partial<Record<string, string>>> = {
     base: 'list compares the live server with no class list',
     'base-ref': 'list compares the live server with no class list',
     approved: 'list does not judge findings, so there is nothing to approve',
+    settings: 'list does not judge client rules',
   },
   update: {
     'fail-on': 'update records the live tools and does not pass or fail on findings',
@@ -42,6 +44,7 @@ const IGNORED: Record<'list' | 'update', Partial<Record<string, string>>> = {
     base: 'update writes the class list from the live server and compares it with no base',
     'base-ref': 'update writes the class list from the live server and compares it with no base',
     approved: 'update does not judge findings, so there is nothing to approve',
+    settings: 'update writes the class list; rules --write writes client rules',
   },
 };
 
@@ -68,9 +71,10 @@ const OPTIONS = {
   'list-timeout': { type: 'string' },
   'max-pages': { type: 'string' },
   'max-tools': { type: 'string' },
+  settings: { type: 'string', multiple: true },
 } as const;
 
-const COMMANDS = ['list', 'check', 'update'];
+const COMMANDS = ['list', 'check', 'update', 'rules'];
 
 /**
  * Refuses what parseArgs would refuse, in words that lead to the fix: an unknown option with the
@@ -134,6 +138,7 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   const command = own[0];
   const quick = quickAnswer(argv);
   if (quick) return quick;
+  if (command === 'rules') return (await import('./rules-command.js')).runRules(argv.slice(1));
   if (command !== 'list' && command !== 'check' && command !== 'update') {
     const meant = nearestKey(command ?? '', COMMANDS, false);
     throw usageError(
@@ -285,6 +290,10 @@ export async function runCli(argv: string[]): Promise<CliResult> {
     );
   }
   if (checked.base) options.base = checked.base;
+  if (mode === 'check') {
+    const clientRules = await clientRulesInput(values.settings, file, configPath);
+    if (clientRules) options.clientRules = clientRules;
+  }
   const report = await runAudit(settings, options);
   return {
     exitCode: report.result === 'failed' ? 1 : 0,

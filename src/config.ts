@@ -98,6 +98,9 @@ const schemas = lazily(() => {
       )
       .optional(),
     servers: z.record(z.string(), serverSchema).optional(),
+    // Client rules (claude-settings.ts): the Claude Code settings files to check, the mapping.
+    settings: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
+    clientRules: z.unknown().optional(),
     mcpServers: z.record(z.string(), serverSchema).optional(),
   });
   return { env: envSchema, server: serverSchema, file: fileSchema };

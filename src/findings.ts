@@ -16,6 +16,8 @@ export interface Finding {
   waived?: { reason: string; expires?: string };
   /** Set when the approval label turned an approvable error into a notice. */
   approved?: boolean;
+  /** Where the finding points when not at the tool's class-list line: a settings file's rule. */
+  location?: { file: string; line: number };
 }
 
 /** A finding at the rule's default severity. */

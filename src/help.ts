@@ -39,11 +39,13 @@ Usage:
   mcp-annotation-auditor list   [options] -- <command> [args...]
   mcp-annotation-auditor check  [options] -- <command> [args...]
   mcp-annotation-auditor update [options] -- <command> [args...]
+  mcp-annotation-auditor rules  [--class-list FILE] [--format json|text] [--write FILE]
 
 Commands:
   list     list the server's tools with their hints, class (read/edit/delete) and reach
   check    check annotations against directory policies and the committed class list
   update   write the class list from the live server (commit it to accept a change)
+  rules    print (or --write) the Claude Code permissions the class list maps to
 
 Run mcp-annotation-auditor <command> --help for its options.
 Exit codes: 0 passed, 1 findings at or above --fail-on, 2 the audit could not run.`,
@@ -76,6 +78,22 @@ Update options:
   --class-list FILE          the class list to write (default ${DEFAULT_CLASS_LIST})
 
 ${COMMON_HELP}`,
+  rules: `Usage: mcp-annotation-auditor rules [options]
+
+Prints the Claude Code settings {"permissions": {"allow", "ask", "deny"}} that the reviewed
+class list maps to, one rule per tool by full name (mcp__<server>__<tool>), sorted. Default
+mapping: read -> allow, edit -> ask, delete -> deny; clientRules in the config file changes it
+per class, per reach and per tool. The live server is never asked: rules come from the list.
+
+Rules options:
+  --class-list FILE          the reviewed class list (default ${DEFAULT_CLASS_LIST})
+  --config FILE              config file (default ${DEFAULT_CONFIG} when it exists)
+  --format json|text         json (default): the settings object; text: a table
+  --write FILE               merge into a settings file (e.g. .claude/settings.json): only the
+                             mcp__ rules of the class list's servers are replaced; every other
+                             key, rule and byte stays. Written atomically; a file that does not
+                             parse is never overwritten. A second run changes nothing.
+  -h, --help                 this help`,
 };
 
 /** The answer to a call that only asks for help or the version; undefined for real work. */

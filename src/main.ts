@@ -239,7 +239,10 @@ export function annotationsOf(
   const out: Annotation[] = shown.map(({ finding: f, key }) => {
     const line = key !== undefined ? lines?.get(key) : undefined;
     const place =
-      waiverAt(f) ?? (classListText !== undefined ? { file, line: line ?? 1 } : undefined);
+      waiverAt(f) ??
+      // A client-rule finding points at the settings file's rule.
+      f.location ??
+      (classListText !== undefined ? { file, line: line ?? 1 } : undefined);
     return {
       level: f.severity,
       message: findingText(f),

@@ -93,6 +93,7 @@ function toolJson(server: string, t: AuditedTool) {
     openWorld: t.reach === 'open',
     hints: t.hints,
     ...(t.description !== undefined ? { description: t.description } : {}),
+    ...(t.claudeCode ? { claudeCode: t.claudeCode } : {}),
   };
 }
 
@@ -267,6 +268,10 @@ function serverText(s: ServerReport): string {
         ...HINT_NAMES.map((h) => hintCell(t, h)),
         `${terminalSafe(t.title, 50)}${t.titleSource === 'none' ? ' (no title)' : t.titleSource === 'tool' ? ' (Tool.title)' : ''}`,
       ]);
+    if (s.tools.some((t) => t.claudeCode)) {
+      (rows[0] as string[]).push('CLAUDE CODE');
+      s.tools.forEach((t, i) => rows[i + 1]?.push(claudeCodeCell(t, terminalSafe)));
+    }
     lines.push(table(rows), '');
   }
   if (s.changes.length) lines.push('Changes:', ...s.changes.map(changeLine), '');
@@ -405,15 +410,24 @@ export function findingsTable(findings: Finding[]): Table {
 }
 
 export function inventoryTable(tools: AuditedTool[]): Table {
+  const rules = tools.some((t) => t.claudeCode);
   return {
-    header:
-      '| Tool | Title | Class | Reach | readOnly | destructive | idempotent | openWorld |\n| --- | --- | --- | --- | --- | --- | --- | --- |',
+    header: `| Tool | Title | Class | Reach | readOnly | destructive | idempotent | openWorld |${rules ? ' Claude Code |' : ''}\n| --- | --- | --- | --- | --- | --- | --- | --- |${rules ? ' --- |' : ''}`,
     count: tools.length,
     row: (i) => {
       const t = tools[i] as AuditedTool;
-      return `| ${markdownSafe(t.name, 64)} | ${t.titleSource === 'none' ? '_none_' : markdownSafe(t.title, 80)} | ${CLASS_ICON[t.class]} | ${t.reach} | ${HINT_NAMES.map((h) => (t.hints[h].declared ? `\`${t.hints[h].value}\`` : '_absent_')).join(' | ')} |`;
+      return `| ${markdownSafe(t.name, 64)} | ${t.titleSource === 'none' ? '_none_' : markdownSafe(t.title, 80)} | ${CLASS_ICON[t.class]} | ${t.reach} | ${HINT_NAMES.map((h) => (t.hints[h].declared ? `\`${t.hints[h].value}\`` : '_absent_')).join(' | ')} |${rules ? ` ${claudeCodeCell(t, markdownSafe)} |` : ''}`;
     },
   };
+}
+
+/** A tool's Claude Code decision and the rule that makes it: `deny (mcp__notes__delete_note)`. */
+function claudeCodeCell(t: AuditedTool, safe: (text: string, max: number) => string): string {
+  const c = t.claudeCode;
+  if (!c) return '-';
+  return c.decision === 'unset'
+    ? 'unset (asks)'
+    : `${c.decision} (${safe(c.rule ?? '', 60)}, ${safe(`${c.file ?? ''}:${c.line ?? ''}`, 80)})`;
 }
 
 /** A text's size in some unit: UTF-16 code units (GitHub's comment limit) or UTF-8 bytes. */

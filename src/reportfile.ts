@@ -1,3 +1,4 @@
+import type { ClaudeCodeDecision } from './client-rules.js';
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod/v4';
 import { lazily } from './lazy.js';
@@ -76,6 +77,14 @@ const reportSchema = lazily(() => {
         reach,
         hints,
         description: text.optional(),
+        claudeCode: z
+          .strictObject({
+            decision: z.enum(['allow', 'ask', 'deny', 'unset']),
+            rule: text.optional(),
+            file: text.optional(),
+            line: z.number().int().positive().optional(),
+          })
+          .optional(),
       }),
     ),
     findings: z.array(
@@ -89,6 +98,7 @@ const reportSchema = lazily(() => {
         hints: z.array(hintName).optional(),
         waived: z.looseObject({ reason: text, expires: text.optional() }).optional(),
         approved: z.boolean().optional(),
+        location: z.strictObject({ file: text, line: z.number().int().positive() }).optional(),
       }),
     ),
     changes: z.array(
@@ -153,6 +163,7 @@ export function parseReport(json: string, path: string): Report {
         hints: t.hints,
         schemaHash: '',
         ...(t.description !== undefined ? { description: t.description } : {}),
+        ...(t.claudeCode ? { claudeCode: claudeCodeOf(t.claudeCode) } : {}),
       })),
     findings: r.findings.filter((f) => f.server === s.server).map(toFinding),
     changes: r.changes
@@ -200,6 +211,20 @@ export function parseReport(json: string, path: string): Report {
   };
 }
 
+/** A tool's Claude Code decision as read back, without the keys zod leaves undefined. */
+function claudeCodeOf(c: {
+  decision: ClaudeCodeDecision['decision'];
+  rule?: string | undefined;
+  file?: string | undefined;
+  line?: number | undefined;
+}): ClaudeCodeDecision {
+  const out: ClaudeCodeDecision = { decision: c.decision };
+  if (c.rule !== undefined) out.rule = c.rule;
+  if (c.file !== undefined) out.file = c.file;
+  if (c.line !== undefined) out.line = c.line;
+  return out;
+}
+
 function toFinding(f: {
   rule: string;
   severity: Finding['severity'];
@@ -209,6 +234,7 @@ function toFinding(f: {
   hints?: Finding['hints'];
   waived?: { reason: string; expires?: string | undefined } | undefined;
   approved?: boolean | undefined;
+  location?: { file: string; line: number } | undefined;
 }): Finding {
   const out: Finding = {
     rule: f.rule as Finding['rule'],
@@ -217,6 +243,7 @@ function toFinding(f: {
   };
   if (f.tool !== undefined) out.tool = f.tool;
   if (f.fix !== undefined) out.fix = f.fix;
+  if (f.location !== undefined) out.location = { file: f.location.file, line: f.location.line };
   if (f.hints !== undefined) out.hints = f.hints;
   if (f.waived !== undefined)
     out.waived = {

@@ -86,6 +86,36 @@ export const RULES = {
     approvable: false,
     summary: 'a waiver that no longer matches anything, or has expired',
   },
+  'rule-allows-delete': {
+    severity: 'error',
+    approvable: false,
+    summary: 'a Claude Code allow rule lets a delete tool run without asking',
+  },
+  'rule-allows-edit': {
+    severity: 'warning',
+    approvable: false,
+    summary: 'a Claude Code allow rule lets an edit tool run without asking',
+  },
+  'rule-ignored': {
+    severity: 'warning',
+    approvable: false,
+    summary: 'a Claude Code rule the client skips (allow glob outside the tool part, parentheses)',
+  },
+  'rule-stale': {
+    severity: 'notice',
+    approvable: false,
+    summary: 'a Claude Code rule naming a server or tool the class list does not record',
+  },
+  'rule-unset': {
+    severity: 'notice',
+    approvable: false,
+    summary: 'a recorded tool no Claude Code rule decides (the client asks by default)',
+  },
+  'rule-shadowed': {
+    severity: 'notice',
+    approvable: false,
+    summary: 'a Claude Code allow rule made dead by a broader ask or deny',
+  },
 } as const satisfies Record<string, { severity: Severity; approvable: boolean; summary: string }>;
 
 export type RuleId = keyof typeof RULES;

@@ -28,8 +28,8 @@ export function renderSarif(
       locations: [
         {
           physicalLocation: {
-            artifactLocation: { uri: classListPath },
-            region: { startLine: line ?? 1 },
+            artifactLocation: { uri: f.location?.file ?? classListPath },
+            region: { startLine: f.location?.line ?? line ?? 1 },
           },
         },
       ],

@@ -1,0 +1,368 @@
+import { readFile } from 'node:fs/promises';
+import * as z from 'zod/v4';
+import type { ToolClass } from './classify.js';
+import { syntaxError, type ClassList, type ToolRecord } from './classlist.js';
+import { AuditError } from './errors.js';
+import { DECISIONS, splitMcpName, type Decision, type SettingsRule } from './permissions.js';
+
+/*
+ * Claude Code settings files: the permissions the reviewed class list maps to, reading a settings
+ * file with the line of every rule, and writing the mapped rules into one while every other byte
+ * of it stays as it was.
+ */
+
+/** Which decision each recorded tool gets: per tool, else per reach and class, else per class. */
+export interface RuleMapping {
+  classes: Record<ToolClass, Decision>;
+  reach: {
+    open: Partial<Record<ToolClass, Decision>>;
+    closed: Partial<Record<ToolClass, Decision>>;
+  };
+  tools: Record<string, Decision>;
+}
+
+/** Read tools run, edit tools ask, delete tools are refused. */
+export const DEFAULT_MAPPING: RuleMapping = {
+  classes: { read: 'allow', edit: 'ask', delete: 'deny' },
+  reach: { open: {}, closed: {} },
+  tools: {},
+};
+
+/** The decision the mapping gives a recorded tool. */
+export function mappedDecision(
+  mapping: RuleMapping,
+  fullName: string,
+  record: ToolRecord,
+): Decision {
+  return (
+    mapping.tools[fullName] ??
+    mapping.reach[record.reach][record.class] ??
+    mapping.classes[record.class]
+  );
+}
+
+const decision = z.enum(DECISIONS);
+const perClass = z.strictObject({
+  read: decision.optional(),
+  edit: decision.optional(),
+  delete: decision.optional(),
+});
+const mappingSchema = z.strictObject({
+  read: decision.optional(),
+  edit: decision.optional(),
+  delete: decision.optional(),
+  open: perClass.optional(),
+  closed: perClass.optional(),
+  tools: z.record(z.string().startsWith('mcp__'), decision).optional(),
+});
+
+/** The config file's `clientRules` (see the README), over the default mapping. */
+export function parseMapping(raw: unknown, path: string): RuleMapping {
+  if (raw === undefined || raw === null) return DEFAULT_MAPPING;
+  const parsed = mappingSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AuditError(
+      `The config file ${path} has a bad value at clientRules${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message}.`,
+      'clientRules takes read/edit/delete: allow|ask|deny, open: and closed: with the same keys, and tools: {mcp__<server>__<tool>: allow|ask|deny}.',
+    );
+  }
+  const m = parsed.data;
+  const strip = (o: Partial<Record<ToolClass, Decision | undefined>> | undefined) =>
+    Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<
+      Record<ToolClass, Decision>
+    >;
+  return {
+    classes: {
+      read: m.read ?? DEFAULT_MAPPING.classes.read,
+      edit: m.edit ?? DEFAULT_MAPPING.classes.edit,
+      delete: m.delete ?? DEFAULT_MAPPING.classes.delete,
+    },
+    reach: { open: strip(m.open), closed: strip(m.closed) },
+    tools: { ...m.tools },
+  };
+}
+
+export interface Permissions {
+  allow: string[];
+  ask: string[];
+  deny: string[];
+}
+
+/** One rule per recorded tool, by full name, each list sorted: the same list gives the same text. */
+export function permissionsFor(list: ClassList, mapping: RuleMapping): Permissions {
+  const out: Permissions = { allow: [], ask: [], deny: [] };
+  for (const [fullName, record] of list.tools)
+    out[mappedDecision(mapping, fullName, record)].push(fullName);
+  for (const key of DECISIONS) out[key].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return out;
+}
+
+/** The servers a class list records, as the server part of their rules. */
+export function serversOf(list: ClassList): Set<string> {
+  return new Set([...list.tools.values()].map((r) => r.server));
+}
+
+/** Where one JSON value sits in the text. */
+interface Span {
+  path: (string | number)[];
+  start: number;
+  end: number;
+  line: number;
+}
+
+/**
+ * The spans of the values at most `depth` deep in valid JSON text, found without recursion (a
+ * deeply nested file cannot overflow the stack). Only what a settings file's permissions need.
+ */
+function scanSpans(text: string, depth: number): Span[] {
+  interface Frame {
+    path: (string | number)[];
+    start: number;
+    line: number;
+    object: boolean;
+    key?: string;
+    index: number;
+    expectKey: boolean;
+  }
+  const spans: Span[] = [];
+  const stack: Frame[] = [];
+  let line = 1;
+  const pathHere = (): (string | number)[] | undefined => {
+    const top = stack.at(-1);
+    if (!top) return [];
+    return [...top.path, top.object ? (top.key as string) : top.index];
+  };
+  const record = (
+    path: (string | number)[] | undefined,
+    start: number,
+    end: number,
+    at: number,
+  ) => {
+    if (path && path.length <= depth) spans.push({ path, start, end, line: at });
+  };
+  let i = 0;
+  while (i < text.length) {
+    const char = text[i] as string;
+    if (char === '\n') line++;
+    if (char === '{' || char === '[') {
+      const path = pathHere() ?? [];
+      stack.push({ path, start: i, line, object: char === '{', index: 0, expectKey: char === '{' });
+      i++;
+    } else if (char === '}' || char === ']') {
+      const frame = stack.pop() as Frame;
+      record(frame.path, frame.start, i + 1, frame.line);
+      i++;
+    } else if (char === ',') {
+      const top = stack.at(-1);
+      if (top?.object) top.expectKey = true;
+      else if (top) top.index++;
+      i++;
+    } else if (char === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      const top = stack.at(-1);
+      if (top?.object && top.expectKey) {
+        top.key = JSON.parse(text.slice(i, j + 1)) as string;
+        top.expectKey = false;
+      } else record(pathHere(), i, j + 1, line);
+      i = j + 1;
+    } else if (/[-0-9tfn]/.test(char)) {
+      const start = i;
+      while (i < text.length && !/[\s,\]}]/.test(text[i] as string)) i++;
+      record(pathHere(), start, i, line);
+    } else i++;
+  }
+  return spans;
+}
+
+/** A settings file as read: its text and every rule of its permissions lists, with lines. */
+export interface SettingsFile {
+  path: string;
+  text: string;
+  rules: SettingsRule[];
+}
+
+const BOM = '\ufeff';
+
+/**
+ * Reads a settings file's permissions. A file that is not JSON, `permissions` that is not an
+ * object, a list that is not an array or a rule that is not a string is an AuditError naming the
+ * file and line: such a file is never overwritten.
+ */
+export function parseSettings(text: string, path: string): SettingsFile {
+  const json = text.startsWith(BOM) ? text.slice(1) : text;
+  let data: unknown;
+  try {
+    data = JSON.parse(json);
+  } catch {
+    const where = syntaxError(json);
+    throw new AuditError(
+      `The settings file ${path} is not valid JSON at line ${where.line}, column ${where.column}: ${where.problem}.`,
+      'Fix that line; the auditor will not read or overwrite a settings file it cannot parse.',
+    );
+  }
+  const spans = scanSpans(json, 3);
+  const lineOf = (...path: (string | number)[]) =>
+    spans.find((s) => s.path.length === path.length && s.path.every((p, i) => p === path[i]))
+      ?.line ?? 1;
+  const bad = (what: string, line: number) =>
+    new AuditError(
+      `The settings file ${path} ${what} (line ${line}).`,
+      'Claude Code reads {"permissions": {"allow": [...], "ask": [...], "deny": [...]}} with a string per rule; fix it by hand, the auditor will not overwrite it.',
+    );
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw bad('is not a JSON object', lineOf());
+  const rules: SettingsRule[] = [];
+  if (!Object.hasOwn(data, 'permissions')) return { path, text, rules };
+  const permissions = (data as Record<string, unknown>).permissions;
+  if (typeof permissions !== 'object' || permissions === null || Array.isArray(permissions))
+    throw bad('has "permissions" that is not an object', lineOf('permissions'));
+  for (const list of DECISIONS) {
+    if (!Object.hasOwn(permissions, list)) continue;
+    const entries = (permissions as Record<string, unknown>)[list];
+    if (!Array.isArray(entries))
+      throw bad(`has permissions.${list} that is not a list`, lineOf('permissions', list));
+    entries.forEach((rule: unknown, index) => {
+      if (typeof rule !== 'string')
+        throw bad(
+          `has permissions.${list}[${index}] that is not a string: ${JSON.stringify(rule)?.slice(0, 60)}`,
+          lineOf('permissions', list, index),
+        );
+      rules.push({ list, rule, file: path, line: lineOf('permissions', list, index) });
+    });
+  }
+  return { path, text, rules };
+}
+
+/** Reads and parses a settings file; `undefined` when it does not exist. */
+export async function readSettingsFile(path: string): Promise<SettingsFile | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new AuditError(`Could not read the settings file ${path}: ${(error as Error).message}.`);
+  }
+  return parseSettings(text, path);
+}
+
+/** Whether a rule belongs to one of these servers (any rule of theirs, parentheses and all). */
+function ruleOfServers(rule: string, servers: Set<string>): boolean {
+  const parts = splitMcpName(rule.split('(')[0] as string);
+  return parts !== undefined && servers.has(parts.server);
+}
+
+/** The indent unit of a file: a tab, or the smallest run of leading spaces; two spaces if none. */
+function indentUnit(text: string): string {
+  let unit: string | undefined;
+  for (const m of text.matchAll(/\n([ \t]+)\S/g)) {
+    const lead = m[1] as string;
+    if (lead.startsWith('\t')) return '\t';
+    if (unit === undefined || lead.length < unit.length) unit = lead;
+  }
+  return unit ?? '  ';
+}
+
+/** The leading whitespace of the line `offset` is on. */
+function lineIndent(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(start))?.[0] ?? '';
+}
+
+function renderList(items: string[], indent: string, unit: string, eol: string): string {
+  if (!items.length) return '[]';
+  return `[${eol}${items.map((r) => `${indent}${unit}${JSON.stringify(r)}`).join(`,${eol}`)}${eol}${indent}]`;
+}
+
+/**
+ * The settings text with each permissions list's rules of `servers` replaced by `next`'s, put
+ * where the first of them stood (else at the end). Every other key and rule keeps its place and
+ * its bytes; indent, line ends, final newline and a byte order mark stay as they were. A list
+ * whose rules do not change is not touched at all, so a second run changes nothing.
+ */
+export function mergePermissions(
+  existing: SettingsFile | undefined,
+  next: Permissions,
+  servers: Set<string>,
+): string {
+  if (!existing) return `${JSON.stringify({ permissions: next }, null, 2)}\n`;
+  const bom = existing.text.startsWith(BOM) ? BOM : '';
+  let text = bom ? existing.text.slice(1) : existing.text;
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const unit = indentUnit(text);
+  const data = JSON.parse(text) as { permissions?: Record<string, string[]> };
+  const lists: [Decision, string][] = [];
+  // New lists are written in the order people read them.
+  for (const list of ['allow', 'ask', 'deny'] as const) {
+    const old = data.permissions?.[list] ?? [];
+    const kept = old.filter((r) => !ruleOfServers(r, servers));
+    const first = old.findIndex((r) => ruleOfServers(r, servers));
+    const at =
+      first < 0
+        ? kept.length
+        : old.slice(0, first).filter((r) => !ruleOfServers(r, servers)).length;
+    const merged = [...kept.slice(0, at), ...next[list], ...kept.slice(at)];
+    const present = data.permissions !== undefined && Object.hasOwn(data.permissions, list);
+    if (merged.length === old.length && merged.every((r, i) => r === old[i])) continue;
+    if (!present && !merged.length) continue;
+    lists.push([list, JSON.stringify(merged)]);
+  }
+  // Edits from the end of the text backwards, so earlier offsets stay right.
+  const edits: { start: number; end: number; text: string }[] = [];
+  const spans = scanSpans(text, 2);
+  const spanOf = (...path: string[]) =>
+    spans.find((s) => s.path.length === path.length && s.path.every((p, i) => p === path[i]));
+  /** Adds members to an object: after its last member, in that member's indent. */
+  const insertMembers = (object: Span, members: [string, (indent: string) => string][]) => {
+    const last = spans
+      .filter(
+        (s) =>
+          s.path.length === object.path.length + 1 && object.path.every((p, i) => p === s.path[i]),
+      )
+      .at(-1);
+    if (!last) {
+      const indent = lineIndent(text, object.start);
+      const inner = members
+        .map(([key, value]) => `${indent}${unit}${JSON.stringify(key)}: ${value(indent + unit)}`)
+        .join(`,${eol}`);
+      edits.push({ start: object.start, end: object.end, text: `{${eol}${inner}${eol}${indent}}` });
+      return;
+    }
+    const indent = lineIndent(text, last.start);
+    for (const [key, value] of members)
+      edits.push({
+        start: last.end,
+        end: last.end,
+        text: `,${eol}${indent}${JSON.stringify(key)}: ${value(indent)}`,
+      });
+  };
+  const permissionsSpan = spanOf('permissions');
+  const root = spans.find((s) => s.path.length === 0) as Span;
+  const newLists: [Decision, string[]][] = [];
+  for (const [list, merged] of lists) {
+    const items = JSON.parse(merged) as string[];
+    const span = spanOf('permissions', list);
+    if (span) {
+      const indent = lineIndent(text, span.start);
+      edits.push({ start: span.start, end: span.end, text: renderList(items, indent, unit, eol) });
+    } else newLists.push([list, items]);
+  }
+  const listMembers = newLists.map(([list, items]): [string, (indent: string) => string] => [
+    list,
+    (indent) => renderList(items, indent, unit, eol),
+  ]);
+  if (newLists.length && permissionsSpan) insertMembers(permissionsSpan, listMembers);
+  else if (newLists.length)
+    insertMembers(root, [
+      [
+        'permissions',
+        (indent) =>
+          `{${eol}${listMembers.map(([list, value]) => `${indent}${unit}${JSON.stringify(list)}: ${value(indent + unit)}`).join(`,${eol}`)}${eol}${indent}}`,
+      ],
+    ]);
+  // Several members inserted at one offset keep their list order.
+  const ordered = edits.map((e, n) => ({ ...e, n })).sort((a, b) => b.start - a.start || b.n - a.n);
+  for (const edit of ordered) text = text.slice(0, edit.start) + edit.text + text.slice(edit.end);
+  return bom + text;
+}
