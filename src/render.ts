@@ -1,4 +1,12 @@
-import { allFindings, type AuditedTool, type Report, type ServerReport } from './audit.js';
+import {
+  allFindings,
+  type AuditedTool,
+  type Mode,
+  type Report,
+  type ServerReport,
+} from './audit.js';
+import type { EraSetting } from './config.js';
+import type { Policy } from './defaults.js';
 import type { RecordedHint, ToolRecord } from './classlist.js';
 import type { ToolChange } from './diff.js';
 import { markdownSafe, terminalSafe } from './escape.js';
@@ -103,6 +111,7 @@ export function renderJson(report: Report): string {
     result: report.mode === 'list' ? 'listed' : report.result,
     failOn: report.failOn,
     classList: report.classList,
+    ...(report.policies ? { policies: report.policies } : {}),
     counts: reportCounts(report),
     servers: report.servers.map((s) => ({
       server: s.server,
@@ -121,6 +130,36 @@ export function renderJson(report: Report): string {
     changes: report.servers.flatMap((s) => s.changes.map((c) => changeJson(s.server, c))),
     ...(report.classListWritten !== undefined ? { classListWritten: report.classListWritten } : {}),
     ...(report.updateCommand !== undefined ? { updateCommand: report.updateCommand } : {}),
+  };
+  return `${JSON.stringify(json, null, 2)}\n`;
+}
+
+/**
+ * An audit that could not run: what its JSON report says, so that a job that comments from it
+ * (report-file) can mark the PR's comments failed instead of leaving an old green one.
+ */
+export interface FailedRun {
+  mode: Mode;
+  /** The message, already redacted of the run's secrets. */
+  error: string;
+  policies?: Policy[];
+  /** The servers whose comments it concerns, as far as the run got to know them. */
+  servers: { server: string; era?: EraSetting }[];
+}
+
+/** The JSON report of a run that could not audit: result "error", no tools and no findings. */
+export function renderFailedRun(run: FailedRun): string {
+  const json = {
+    schemaVersion: 1,
+    mode: run.mode,
+    result: 'error',
+    error: run.error,
+    ...(run.policies ? { policies: run.policies } : {}),
+    counts: countsOf([], [], []),
+    servers: run.servers,
+    tools: [],
+    findings: [],
+    changes: [],
   };
   return `${JSON.stringify(json, null, 2)}\n`;
 }
