@@ -75,6 +75,8 @@ export interface Report {
   result: 'passed' | 'failed';
   failOn: FailOn;
   classList: string;
+  /** The policies checked (with each server's era, what tells this run's comment apart). */
+  policies?: Policy[];
   servers: ServerReport[];
   /** Findings about the run itself, not one server (stale waivers, a recorded server gone). */
   findings: Finding[];
@@ -597,6 +599,7 @@ async function auditServers(settings: Settings, options: AuditOptions): Promise<
     result: 'passed',
     failOn: settings.failOn,
     classList: settings.classList,
+    policies: settings.policies,
     servers,
     findings: [],
   };

@@ -1,7 +1,10 @@
 import { resultOf, type ServerReport } from './audit.js';
+import type { EraSetting } from './config.js';
+import { POLICIES, type Policy } from './defaults.js';
+import { DEFAULT_POLICIES } from './policies.js';
 import type { Finding } from './findings.js';
 import { codeSpanSafe } from './escape.js';
-import type { GitHubClient, RepoRef } from './github.js';
+import type { GitHubClient, IssueComment, RepoRef } from './github.js';
 import {
   changesTable,
   countsOf,
@@ -12,14 +15,36 @@ import {
   type Table,
 } from './render.js';
 import type { FailOn } from './rules.js';
+import { NPX_COMMAND } from './version.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; we stay well below. */
 export const COMMENT_LIMIT = 65_536;
 const BUDGET = 60_000;
 
-/** The hidden marker that finds our comment for one server configuration. */
-export function commentMarker(server: string): string {
-  return `<!-- mcp-annotation-auditor:${server.replace(/[^A-Za-z0-9_-]/g, '_')} -->`;
+/** What tells apart runs on one server that a workflow can make (a matrix over them). */
+export interface CommentVariant {
+  policies?: readonly Policy[];
+  era?: EraSetting;
+}
+
+/** Known names only, in one order: the same set is the same run, however it was written. */
+const policyKey = (list: readonly Policy[]) =>
+  POLICIES.filter((p) => list.includes(p)).join('+') || 'none';
+
+/**
+ * The hidden marker that finds our comment for one server configuration. Runs whose policies or
+ * era differ from the default each get their own (`... notes policies=claude era=both -->`), so a
+ * matrix over them keeps one comment per run; a default run keeps the plain marker, so the
+ * comments of earlier versions are still found.
+ */
+export function commentMarker(server: string, variant: CommentVariant = {}): string {
+  const parts = [server.replace(/[^A-Za-z0-9_-]/g, '_')];
+  // A run with the default policies and era keeps the plain marker.
+  const policies = variant.policies && policyKey(variant.policies);
+  if (policies !== undefined && policies !== policyKey(DEFAULT_POLICIES))
+    parts.push(`policies=${policies}`);
+  if (variant.era && variant.era !== 'legacy') parts.push(`era=${variant.era}`);
+  return `<!-- mcp-annotation-auditor:${parts.join(' ')} -->`;
 }
 
 export interface CommentContext {
@@ -30,8 +55,11 @@ export interface CommentContext {
    * configured): they count in every verdict.
    */
   runFindings: Finding[];
-  updateCommand: string;
+  /** How to accept a change; without it the comment says how in words (see renderComment). */
+  updateCommand?: string;
   approveLabel?: string;
+  /** The run's policies: with the server's era, they pick the comment's marker. */
+  policies?: readonly Policy[];
   /** Where the full report is: the run's job summary. */
   summaryUrl?: string;
 }
@@ -66,7 +94,7 @@ export function renderComment(report: ServerReport, context: CommentContext): st
   const server = codeSpanSafe(report.server, 64);
   const clean = !failed && counts.changed === 0 && findings.length === 0;
   const head = [
-    commentMarker(report.server),
+    serverMarker(report, context),
     `### ${failed ? '❌' : '✅'} MCP tool annotations for \`${server}\`: ${failed ? 'failed' : 'passed'}`,
     '',
     `**${plural(counts.tools, 'tool')}:** ${counts.read} read · ${counts.edit} edit · ${counts.delete} delete. **Findings:** ${plural(counts.error, 'error')} · ${plural(counts.warning, 'warning')} · ${plural(counts.notice, 'notice')}${counts.waived ? ` · ${counts.waived} waived` : ''}. **Changes:** ${counts.changed}.`,
@@ -77,10 +105,14 @@ export function renderComment(report: ServerReport, context: CommentContext): st
       'No class changes and no findings: the tool surface matches the reviewed class list.',
       '',
     );
+  const run =
+    context.updateCommand !== undefined
+      ? `run \`${codeSpanSafe(context.updateCommand.replace(/`/g, "'"), 1_000)}\``
+      : `run \`${NPX_COMMAND} update\` with the server's command line (after \`--\`) or config file, as the PR's workflow audits it,`;
   const accept = [
     '#### Accepting a change',
     '',
-    `The reviewed classes live in \`${codeSpanSafe(context.classList, 200)}\`. To accept a change, run \`${codeSpanSafe(context.updateCommand.replace(/`/g, "'"), 1_000)}\` and commit the file: reviewers (and CODEOWNERS) see exactly what changed in its diff.${context.approveLabel ? ` A dropped hint or a relaxed class that is intended can be approved with the \`${codeSpanSafe(context.approveLabel, 50)}\` label.` : ''}`,
+    `The reviewed classes live in \`${codeSpanSafe(context.classList, 200)}\`. To accept a change, ${run} and commit the file: reviewers (and CODEOWNERS) see exactly what changed in its diff.${context.approveLabel ? ` A dropped hint or a relaxed class that is intended can be approved with the \`${codeSpanSafe(context.approveLabel, 50)}\` label.` : ''}`,
     '',
   ];
   let budget = BUDGET - head.join('\n').length - accept.join('\n').length - 500;
@@ -120,6 +152,15 @@ export function renderComment(report: ServerReport, context: CommentContext): st
     : `${body.slice(0, COMMENT_LIMIT - 200)}\n\n_Cut to fit GitHub's comment limit; see the job summary._\n`;
 }
 
+function variantOf(context: CommentContext): CommentVariant {
+  return context.policies ? { policies: context.policies } : {};
+}
+
+/** The marker of this server's comment in a run with this context. */
+export function serverMarker(report: ServerReport, context: CommentContext): string {
+  return commentMarker(report.server, { ...variantOf(context), era: report.era });
+}
+
 /** The pull request our comments go on. */
 export interface CommentTarget {
   client: GitHubClient;
@@ -132,24 +173,47 @@ export interface CommentResult {
   action: 'created' | 'updated' | 'skipped';
 }
 
+/** The marker our comment starts with, when it is a bot's (a person's quote never counts). */
+function markerOf(comment: IssueComment): string | undefined {
+  if (comment.user?.type !== 'Bot') return undefined;
+  return /^<!-- mcp-annotation-auditor:[A-Za-z0-9_-]+(?: [a-z]+=[a-z+]+)* -->/.exec(
+    comment.body ?? '',
+  )?.[0];
+}
+
+/** Our comments for `server`: in any variant of its marker, or in the one given. */
+export function serverComments(
+  comments: IssueComment[],
+  server: string,
+  marker?: string,
+): { comment: IssueComment; marker: string }[] {
+  const plain = commentMarker(server);
+  const stem = plain.slice(0, -' -->'.length);
+  return comments.flatMap((comment) => {
+    const found = markerOf(comment);
+    const ours =
+      found !== undefined &&
+      (marker !== undefined ? found === marker : found === plain || found.startsWith(`${stem} `));
+    return ours ? [{ comment, marker: found }] : [];
+  });
+}
+
 /**
- * Updates our comment for this server in place, or creates it when `create` says there is
- * something to report. Only comments by a bot that start with the marker count as ours, so a
- * person quoting the marker cannot make us edit their comment.
+ * Updates our comment with this marker (see commentMarker) in place, or creates it when `create`
+ * says there is something to report. Only comments by a bot that start with the marker count as
+ * ours, so a person quoting the marker cannot make us edit their comment.
  */
 export async function upsertComment(
   { client, repo, prNumber }: CommentTarget,
   server: string,
+  marker: string,
   body: string,
   create: boolean,
 ): Promise<CommentResult> {
-  const marker = commentMarker(server);
-  const existing = (await client.listComments(repo, prNumber)).find(
-    (c) => c.user?.type === 'Bot' && (c.body ?? '').startsWith(marker),
-  );
+  const existing = serverComments(await client.listComments(repo, prNumber), server, marker)[0];
   if (existing) {
-    await client.updateComment(repo, existing.id, body);
-    return { id: existing.id, action: 'updated' };
+    await client.updateComment(repo, existing.comment.id, body);
+    return { id: existing.comment.id, action: 'updated' };
   }
   if (!create) return { action: 'skipped' };
   const created = await client.createComment(repo, prNumber, body);

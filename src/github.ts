@@ -24,6 +24,10 @@ export interface PullRequestInfo {
   number: number;
   baseSha: string;
   headSha?: string;
+  /** `owner/name` of the repository the head branch is in (a fork's, for a fork PR). */
+  headRepo?: string;
+  /** open or closed, as the API says; the event file's too. */
+  state?: string;
   labels: string[];
 }
 
@@ -163,7 +167,8 @@ export class GitHubClient {
 export interface PullPayload {
   number: number;
   base: { sha: string };
-  head?: { sha?: string };
+  head?: { sha?: string; repo?: { full_name?: string } | null };
+  state?: string;
   labels?: { name?: string }[];
 }
 
@@ -181,5 +186,8 @@ export function pullInfo(pull: PullPayload): PullRequestInfo {
       : [],
   };
   if (typeof pull.head?.sha === 'string' && pull.head.sha) info.headSha = pull.head.sha;
+  const headRepo = pull.head?.repo?.full_name;
+  if (typeof headRepo === 'string' && headRepo) info.headRepo = headRepo;
+  if (typeof pull.state === 'string') info.state = pull.state;
   return info;
 }

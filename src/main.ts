@@ -24,6 +24,8 @@ import {
   commentMarker,
   renderComment,
   serverFailed,
+  serverComments,
+  serverMarker,
   upsertComment,
   type CommentContext,
   type CommentTarget,
@@ -31,6 +33,7 @@ import {
 import {
   nameFromProject,
   readConfigFile,
+  type EraSetting,
   resolveSettings,
   secretsOfServers,
   shellQuote,
@@ -52,14 +55,23 @@ import {
   type PullRequestInfo,
   type RepoRef,
 } from './github.js';
-import { DEFAULT_CLASS_LIST, MCP_JSON } from './defaults.js';
+import { DEFAULT_CLASS_LIST, MCP_JSON, type Policy } from './defaults.js';
 import { inputSecrets, readInputs, type ActionInputs } from './inputs.js';
 import { mergeSecrets, redactText } from './redact.js';
-import { codeBlock, renderJson, renderMarkdown, reportCounts, verdictLine } from './render.js';
+import {
+  codeBlock,
+  renderFailedRun,
+  renderJson,
+  renderMarkdown,
+  reportCounts,
+  verdictLine,
+  type FailedRun,
+} from './render.js';
 import { bySeverity } from './rules.js';
 import { readReportFile } from './reportfile.js';
 import { renderSarif } from './sarif.js';
 import { VERSION } from './version.js';
+import { triggeringCommit, verifiedPull } from './workflowrun.js';
 
 const MAX_ANNOTATIONS = 50;
 
@@ -69,14 +81,14 @@ function readRepo(env: NodeJS.ProcessEnv): RepoRef | undefined {
 }
 
 /**
- * The pull request the event is about, if any. An event that cannot be read, or whose
+ * The event, and the pull request it is about, if any. An event that cannot be read, or whose
  * pull_request lacks its number or base commit, is taken as no pull request, with a warning.
  */
 async function readEvent(
   path: string | undefined,
   early: EarlyStart | undefined,
-): Promise<PullRequestInfo | undefined> {
-  if (!path) return undefined;
+): Promise<{ event?: unknown; pull?: PullRequestInfo }> {
+  if (!path) return {};
   let event: unknown;
   try {
     event = JSON.parse(await readText(path, early));
@@ -85,10 +97,10 @@ async function readEvent(
       'warning',
       `The event file ${path} could not be read as JSON (${terminalSafe(getErrorMessage(error), 200)}); this run is taken as not being about a pull request.`,
     );
-    return undefined;
+    return {};
   }
   const pull = (event as { pull_request?: unknown } | null)?.pull_request;
-  if (pull === undefined || pull === null) return undefined;
+  if (pull === undefined || pull === null) return { event };
   const payload = pull as Partial<PullPayload>;
   if (
     typeof payload.number !== 'number' ||
@@ -99,9 +111,9 @@ async function readEvent(
       'warning',
       `The event's pull_request has no number or base commit; this run is taken as not being about a pull request.`,
     );
-    return undefined;
+    return { event };
   }
-  return pullInfo(payload as PullPayload);
+  return { event, pull: pullInfo(payload as PullPayload) };
 }
 
 /** Writes the SARIF file, its folder too; a path that cannot be written fails the step, later. */
@@ -178,6 +190,11 @@ async function repoRelative(path: string, env: NodeJS.ProcessEnv): Promise<strin
   return relative(root, join(await real(dirname(full)), basename(full)))
     .split(sep)
     .join('/');
+}
+
+/** Whether the inputs say which server to audit (else the config file at its default path does). */
+function namesServer(inputs: ActionInputs): boolean {
+  return Boolean(inputs.overrides.command ?? inputs.overrides.url ?? inputs.configRequired);
 }
 
 function updateCommandFor(inputs: ActionInputs): string {
@@ -294,10 +311,12 @@ async function postComments(
       server.changes.length > 0 ||
       serverFailed(server, context.failOn, context.runFindings);
     try {
-      const result = await upsertComment(target, server.server, body, create);
+      const marker = serverMarker(server, context);
+      const result = await upsertComment(target, server.server, marker, body, create);
       if (result.id !== undefined) ids.push(result.id);
+      // Into the job summary: the name may come from a report file, untrusted.
       notes.push(
-        `Comment for ${server.server}: ${result.action}${result.id !== undefined ? ` (#${result.id})` : ''}.`,
+        `Comment for ${markdownSafe(server.server, 64)}: ${result.action}${result.id !== undefined ? ` (#${result.id})` : ''}.`,
       );
     } catch (error) {
       // The pass/fail follows the findings, never the comment.
@@ -399,16 +418,82 @@ function errorMarkdown(
  */
 export async function markCommentsFailed(
   target: CommentTarget,
-  servers: string[],
+  servers: readonly string[],
   message: string,
   secrets: readonly string[] = [],
+  markerOf?: (server: string) => string,
   details?: string,
 ): Promise<void> {
   const text = errorMarkdown(message, details, (t) => redactText(t, secrets));
-  const body = (server: string) =>
-    `${commentMarker(server)}\n### ❌ MCP tool annotations for \`${codeSpanSafe(server, 64)}\`: the audit could not run\n\n${text}\n\nSee the job log for details.\n`;
+  const body = (server: string, marker: string) =>
+    `${marker}\n### ❌ MCP tool annotations for \`${codeSpanSafe(server, 64)}\`: the audit could not run\n\n${text}\n\nSee the job log for details.\n`;
+  const { client, repo, prNumber } = target;
+  const comments = await client.listComments(repo, prNumber).catch(() => []);
+  // Without the run's policies and era (the config could not be read), each of the server's
+  // comments is marked: which run's it is cannot be told.
   for (const server of servers)
-    await upsertComment(target, server, body(server), false).catch(() => undefined);
+    for (const { comment, marker } of serverComments(comments, server, markerOf?.(server)))
+      await client.updateComment(repo, comment.id, body(server, marker)).catch(() => undefined);
+}
+
+/**
+ * A report-file job given the report of an audit that could not run: the PR's comments say so,
+ * and this job, which did its own part, passes. The message is the untrusted run's: escaped.
+ */
+async function commentFailedRun(
+  run: FailedRun,
+  target: CommentTarget | undefined,
+  reportPath: string,
+): Promise<void> {
+  appendSummary(
+    `### MCP tool annotations: the PR's audit could not run\n\n${markdownSafe(run.error, 2_000)}\n`,
+  );
+  setOutput('result', 'error');
+  setOutput('report', reportPath);
+  setOutput('comment-id', '');
+  issueAnnotation('warning', `The PR's audit could not run: ${linesSafe(run.error, 2_000)}`);
+  if (target)
+    await markCommentsFailed(
+      target,
+      run.servers.map((s) => s.server),
+      run.error,
+      [],
+      markersOf(run.policies, (server) => run.servers.find((s) => s.server === server)?.era),
+    );
+}
+
+const variantEra = (era: EraSetting | undefined) => (era !== undefined ? { era } : {});
+
+/**
+ * Each server's marker in a run with these policies and eras; undefined while the policies are
+ * not known (nor, then, the eras), when every variant of a server's marker counts.
+ */
+function markersOf(
+  policies: Policy[] | undefined,
+  eraOf: (server: string) => EraSetting | undefined,
+): ((server: string) => string) | undefined {
+  return (
+    policies && ((server) => commentMarker(server, { policies, ...variantEra(eraOf(server)) }))
+  );
+}
+
+/**
+ * The report of an audit that could not run, so that a job commenting from it (report-file)
+ * marks the PR's comments failed; its path is the `report` output. A path that cannot be
+ * written only warns: the step fails on the error already.
+ */
+async function writeFailedRun(run: FailedRun, env: NodeJS.ProcessEnv): Promise<void> {
+  const path = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'report.json');
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, renderFailedRun(run));
+    setOutput('report', path);
+  } catch (error) {
+    issueAnnotation(
+      'warning',
+      `Could not write the report ${path}: ${terminalSafe(getErrorMessage(error), 200)}.`,
+    );
+  }
 }
 
 /**
@@ -422,6 +507,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
   // named them all; until then, also those the class list records.
   let serverNames: string[] = [];
   let namesKnown = false;
+  // With each server's name, what picks its comment's marker (see commentMarker), once known.
+  let policies: Policy[] | undefined;
+  let eraOf: (server: string) => EraSetting | undefined = () => undefined;
   let classListPath: string | undefined;
   // Masked before anything can print it: an input error may quote a value that holds it.
   const token = getOptionalInput('github-token', env);
@@ -440,9 +528,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
       enter(resolve(workspace, inputs.workingDirectory), inputs.workingDirectory);
     const repo = readRepo(env);
     const client = inputs.token ? new GitHubClient(inputs.token, env.GITHUB_API_URL) : undefined;
-    let pull = await readEvent(env.GITHUB_EVENT_PATH, early);
+    const read = await readEvent(env.GITHUB_EVENT_PATH, early);
+    let pull = read.pull;
     let pullFromEvent = pull !== undefined;
-    if (inputs.prNumber !== undefined && pull?.number !== inputs.prNumber) {
+    // A report-file job takes its PR from the event, checked below; it reads no base.
+    if (!inputs.reportFile && inputs.prNumber !== undefined && pull?.number !== inputs.prNumber) {
       pull = undefined;
       pullFromEvent = false;
       if (client && repo)
@@ -454,9 +544,10 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
           return undefined;
         });
     }
-    const prNumber = inputs.prNumber ?? pull?.number;
-    if (client && repo && prNumber !== undefined && inputs.comment !== 'never')
-      target = { client, repo, prNumber };
+    let prNumber = inputs.prNumber ?? pull?.number;
+    const commenting = client && repo && inputs.comment !== 'never' ? { client, repo } : undefined;
+    if (commenting && prNumber !== undefined && !inputs.reportFile)
+      target = { ...commenting, prNumber };
     // Read after the comment target is known: a config file that is wrong marks the comment.
     classListPath = inputs.overrides.classList ?? DEFAULT_CLASS_LIST;
     // Its text is kept: annotations about a waiver point at the line it is written on.
@@ -486,8 +577,19 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     let classListRepoPath: string;
     if (inputs.reportFile) {
       // A trusted workflow_run job: the audit ran in the PR's own workflow; only comment here.
-      report = await readReportFile(inputs.reportFile);
+      const given = await readReportFile(inputs.reportFile);
       reportPath = resolve(inputs.reportFile);
+      // Which PR comes from the event that started this job, checked against the API before
+      // anything is written: never from the report, which the PR's own run wrote.
+      if (commenting) {
+        const { client: c, repo: r } = commenting;
+        prNumber = (await verifiedPull(c, r, triggeringCommit(read.event), inputs.prNumber)).number;
+        target = { ...commenting, prNumber };
+      }
+      if ('error' in given) return await commentFailedRun(given, target, reportPath);
+      report = given;
+      policies = report.policies;
+      eraOf = (name) => given.servers.find((s) => s.server === name)?.era;
       classListRepoPath = report.classList;
       serverNames = report.servers.map((s) => s.server);
       namesKnown = true;
@@ -500,6 +602,14 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
         process.stdout.write(
           `Server name "${settings.servers[0]?.name}": its key in ${MCP_JSON}, which has this command line.\n`,
         );
+      const configured = settings.servers;
+      policies = settings.policies;
+      // A server not named yet is the only one, or takes the era the inputs give.
+      eraOf = (name) =>
+        (
+          configured.find((s) => s.name === name) ??
+          (configured.length === 1 ? configured[0] : undefined)
+        )?.era ?? inputs.overrides.era;
       // Before the audit prints anything: the config's URLs and headers, variables expanded.
       const known = new Set(secrets);
       const more = secretsOfServers(settings.servers).filter((secret) => !known.has(secret));
@@ -544,6 +654,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
       if (warning) issueAnnotation('warning', warning);
       serverNames = report.servers.map((s) => s.server);
       namesKnown = true;
+      const audited = report.servers;
+      eraOf = (name) => audited.find((s) => s.server === name)?.era;
       reportPath = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'report.json');
       await mkdir(dirname(reportPath), { recursive: true });
       await writeFile(reportPath, renderJson(report));
@@ -591,9 +703,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
           failOn: report.failOn,
           classList: report.classList,
           runFindings: report.findings,
-          // A report file's own: this job's inputs do not say how the PR's run started its server.
-          updateCommand: report.updateCommand ?? updateCommand,
+          // Never the report's: an instruction is built from this job's own inputs. A report-file
+          // job that is not told the server's command says in words what to run.
+          ...(!inputs.reportFile || namesServer(inputs) ? { updateCommand } : {}),
           ...(approveLabel !== undefined ? { approveLabel } : {}),
+          ...(report.policies ? { policies: report.policies } : {}),
         };
         const posted = await postComments(
           report,
@@ -608,7 +722,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     }
     if (notes.length) appendSummary(notes.map((n) => `> ${n}`).join('\n'));
     setOutput('comment-id', commentIds.join(','));
-    if (report.mode === 'check' && report.result === 'failed') {
+    // A report-file job did its part by commenting: the PR's own run is the check that fails.
+    if (report.mode === 'check' && report.result === 'failed' && !inputs.reportFile) {
       const failing = allFindings(report).filter((f) => !f.waived).length;
       issueAnnotation(
         'error',
@@ -629,12 +744,34 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     appendSummary(
       `### MCP tool annotations: the audit could not run\n\n${errorMarkdown(head, details, redact)}\n`,
     );
-    if (target) {
-      const names = new Set(serverNames);
-      if (!namesKnown && classListPath !== undefined)
-        for (const name of await recordedServers(classListPath)) names.add(name);
-      await markCommentsFailed(target, [...names], head, secrets, details);
-    }
+    const names = new Set(serverNames);
+    if (!namesKnown && classListPath !== undefined)
+      for (const name of await recordedServers(classListPath)) names.add(name);
+    const known = policies !== undefined;
+    const servers = [...names].map((server) => ({
+      server,
+      ...(known ? variantEra(eraOf(server)) : {}),
+    }));
+    // A report-file job's report is the one it was given.
+    if (getOptionalInput('report-file', env) === undefined)
+      await writeFailedRun(
+        {
+          mode: getOptionalInput('mode', env) === 'update' ? 'update' : 'check',
+          error: message,
+          ...(policies ? { policies } : {}),
+          servers,
+        },
+        env,
+      );
+    if (target)
+      await markCommentsFailed(
+        target,
+        [...names],
+        head,
+        secrets,
+        markersOf(policies, eraOf),
+        details,
+      );
     process.exitCode = 1;
   }
 }

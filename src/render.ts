@@ -1,4 +1,13 @@
-import { allFindings, type AuditedTool, type Report, type ServerReport } from './audit.js';
+import { NPX_COMMAND } from './version.js';
+import {
+  allFindings,
+  type AuditedTool,
+  type Mode,
+  type Report,
+  type ServerReport,
+} from './audit.js';
+import type { EraSetting } from './config.js';
+import type { Policy } from './defaults.js';
 import type { RecordedHint, ToolRecord } from './classlist.js';
 import type { ToolChange } from './diff.js';
 import { codeSpanSafe, markdownSafe, terminalSafe } from './escape.js';
@@ -105,6 +114,7 @@ export function renderJson(report: Report): string {
     result: report.mode === 'list' ? 'listed' : report.result,
     failOn: report.failOn,
     classList: report.classList,
+    ...(report.policies ? { policies: report.policies } : {}),
     counts: reportCounts(report),
     servers: report.servers.map((s) => ({
       server: s.server,
@@ -123,6 +133,36 @@ export function renderJson(report: Report): string {
     changes: report.servers.flatMap((s) => s.changes.map((c) => changeJson(s.server, c))),
     ...(report.classListWritten !== undefined ? { classListWritten: report.classListWritten } : {}),
     ...(report.updateCommand !== undefined ? { updateCommand: report.updateCommand } : {}),
+  };
+  return `${JSON.stringify(json, null, 2)}\n`;
+}
+
+/**
+ * An audit that could not run: what its JSON report says, so that a job that comments from it
+ * (report-file) can mark the PR's comments failed instead of leaving an old green one.
+ */
+export interface FailedRun {
+  mode: Mode;
+  /** The message, already redacted of the run's secrets. */
+  error: string;
+  policies?: Policy[];
+  /** The servers whose comments it concerns, as far as the run got to know them. */
+  servers: { server: string; era?: EraSetting }[];
+}
+
+/** The JSON report of a run that could not audit: result "error", no tools and no findings. */
+export function renderFailedRun(run: FailedRun): string {
+  const json = {
+    schemaVersion: 1,
+    mode: run.mode,
+    result: 'error',
+    error: run.error,
+    ...(run.policies ? { policies: run.policies } : {}),
+    counts: countsOf([], [], []),
+    servers: run.servers,
+    tools: [],
+    findings: [],
+    changes: [],
   };
   return `${JSON.stringify(json, null, 2)}\n`;
 }
@@ -322,7 +362,7 @@ function firstRunText(report: Report): string {
   return [
     `No class list yet: ${report.classList} does not exist. To start one:`,
     `  1. Run this exact command:`,
-    `       ${report.updateCommand ?? 'mcp-annotation-auditor update'}`,
+    `       ${report.updateCommand ?? `${NPX_COMMAND} update`}`,
     `  2. Review ${report.classList}: each tool's class (read, edit or delete) is what reviewers accept.`,
     `  3. Commit it. From then on, check compares the live server with it on every change.`,
     `The policy findings below are about the annotations themselves.`,
@@ -479,7 +519,7 @@ function firstRunMarkdown(report: Report): string[] {
   return [
     `**No class list yet** (\`${codeSpanSafe(report.classList, 200)}\` does not exist). Run this exact command, review the file, and commit it:`,
     '',
-    ...codeBlock(report.updateCommand ?? 'mcp-annotation-auditor update', 'sh'),
+    ...codeBlock(report.updateCommand ?? `${NPX_COMMAND} update`, 'sh'),
     '',
     'The policy findings below are about the annotations themselves.',
     '',

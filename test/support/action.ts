@@ -33,6 +33,57 @@ export function pullRequestEvent(number = 1, labels: string[] = []): Record<stri
   };
 }
 
+/**
+ * A workflow_run event payload of the real shape: the run of the PR's workflow that completed.
+ * `pulls` are the PRs GitHub lists for it: none for a PR from a fork (`headRepository` then
+ * names the fork).
+ */
+export function workflowRunEvent(
+  options: {
+    pulls?: number[];
+    headSha?: string;
+    headRepository?: string;
+    conclusion?: 'success' | 'failure';
+  } = {},
+): Record<string, unknown> {
+  const { pulls = [1], headSha = DEFAULT_HEAD_SHA, headRepository = DEFAULT_REPOSITORY } = options;
+  const repo = (fullName: string) => ({
+    id: fullName === DEFAULT_REPOSITORY ? 1296269 : 1300192,
+    name: fullName.split('/')[1],
+    full_name: fullName,
+    private: false,
+    owner: { login: fullName.split('/')[0], type: 'Organization' },
+  });
+  const ref = (fullName: string) => ({
+    id: repo(fullName).id,
+    url: `https://api.github.com/repos/${fullName}`,
+    name: repo(fullName).name,
+  });
+  return {
+    action: 'completed',
+    workflow_run: {
+      id: 30433642,
+      name: 'MCP annotations',
+      event: 'pull_request',
+      status: 'completed',
+      conclusion: options.conclusion ?? 'success',
+      head_branch: 'feature',
+      head_sha: headSha,
+      pull_requests: pulls.map((number) => ({
+        url: `https://api.github.com/repos/${DEFAULT_REPOSITORY}/pulls/${number}`,
+        id: 1000 + number,
+        number,
+        head: { ref: 'feature', sha: headSha, repo: ref(headRepository) },
+        base: { ref: 'main', sha: DEFAULT_BASE_SHA, repo: ref(DEFAULT_REPOSITORY) },
+      })),
+      head_repository: repo(headRepository),
+      repository: repo(DEFAULT_REPOSITORY),
+    },
+    repository: repo(DEFAULT_REPOSITORY),
+    sender: { login: 'contributor', type: 'User' },
+  };
+}
+
 export interface ActionRun {
   code: number | null;
   stdout: string;

@@ -197,6 +197,8 @@ export interface FakeGitHubOptions {
   token?: string;
   /** Default: pull request #1 with {@link DEFAULT_BASE_SHA} / {@link DEFAULT_HEAD_SHA}. */
   pulls?: Record<number, PullSeed>;
+  /** Numbers of plain issues: they take comments, but are no pull request (pulls/get: 404). */
+  issues?: number[];
   /** ref -> path -> content. A ref that is absent does not exist at all. */
   files?: Record<string, Record<string, string>>;
   comments?: CommentSeed[];
@@ -224,6 +226,7 @@ export interface FakeGitHub {
   /** ref -> path -> content. */
   readonly files: Map<string, Map<string, string>>;
   readonly pulls: Map<number, PullSeed>;
+  readonly issues: Set<number>;
   /** Answer comment POST/PATCH with 403 "Resource not accessible by integration". */
   forbidCommentWrites: boolean;
   /** Responses of the fake that did not match the description (each also answered with 500). */
@@ -389,6 +392,7 @@ class FakeGitHubServer implements FakeGitHub {
   readonly comments: StoredComment[] = [];
   readonly files = new Map<string, Map<string, string>>();
   readonly pulls = new Map<number, PullSeed>();
+  readonly issues = new Set<number>();
   readonly responseViolations: FakeGitHub['responseViolations'] = [];
   forbidCommentWrites: boolean;
 
@@ -431,6 +435,7 @@ class FakeGitHubServer implements FakeGitHub {
       1: { baseSha: DEFAULT_BASE_SHA, headSha: DEFAULT_HEAD_SHA, labels: [] },
     };
     for (const [number, pull] of Object.entries(pulls)) this.pulls.set(Number(number), pull);
+    for (const number of options.issues ?? []) this.issues.add(number);
     for (const [ref, entries] of Object.entries(options.files ?? {})) {
       for (const [path, content] of Object.entries(entries)) this.setFile(ref, path, content);
     }
@@ -797,7 +802,7 @@ class FakeGitHubServer implements FakeGitHub {
 
   private listComments({ params, query, docs, ctx, route }: OperationRequest): Reply {
     const issueNumber = Number(params['issue_number']);
-    if (!this.pulls.has(issueNumber)) return errorReply(404, 'Not Found', docs);
+    if (!this.hasIssue(issueNumber)) return errorReply(404, 'Not Found', docs);
     const perPage = this.clampedPerPage(route, Number(query['per_page']));
     const page = Number(query['page']);
     if (perPage < 1 || page < 1) {
@@ -839,7 +844,7 @@ class FakeGitHubServer implements FakeGitHub {
 
   private createComment({ params, body, docs }: OperationRequest): Reply {
     const issueNumber = Number(params['issue_number']);
-    if (!this.pulls.has(issueNumber)) return errorReply(404, 'Not Found', docs);
+    if (!this.hasIssue(issueNumber)) return errorReply(404, 'Not Found', docs);
     const text = (body as { body: string }).body;
     const invalid = commentBodyProblem(text, docs);
     if (invalid) return invalid;
@@ -950,6 +955,11 @@ class FakeGitHubServer implements FakeGitHub {
       type,
       _links: { self: url, git: gitUrl, html: htmlUrl },
     };
+  }
+
+  /** Issues and pull requests share numbers and comments; only pull requests are pulls. */
+  private hasIssue(number: number): boolean {
+    return this.pulls.has(number) || this.issues.has(number);
   }
 
   private getPull({ params, docs }: OperationRequest): Reply {
