@@ -388,7 +388,8 @@ const MAX_RESPONSE = MAX_LINE;
 const STREAM_SETTLE_MS = 100;
 
 /** URLs inside a message (the SDK's, fetch's), each shown through redactUrl. */
-const URL_IN_TEXT = /\bhttps?:\/\/[^\s"'<>`]+/gi;
+// Sentence punctuation after a URL ("at http://h/mcp.") is left to the sentence.
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s"'<>`]*[^\s"'<>`.,;:)]/gi;
 
 /**
  * Refuses, before anything is sent, an HTTP target fetch would refuse anyway: with the URL (and
