@@ -31,7 +31,7 @@ import { listTools, type Listing, type ProtocolEra } from './listing.js';
 import type { Policy } from './defaults.js';
 import { stopsSettled, stopUnclaimed } from './process.js';
 import { checkPolicies } from './policies.js';
-import { redactUrl } from './redact.js';
+import { redactArgs, redactUrl } from './redact.js';
 import { bySeverity, meetsThreshold, RULES, type FailOn } from './rules.js';
 import {
   applyClientRules,
@@ -124,10 +124,12 @@ export interface AuditOptions {
   clientRules?: ClientRulesInput;
 }
 
-/** The command line or URL, for people: a URL's credentials and query values are left out. */
+/** The command line or URL, for people: only a URL's scheme, host and port; no secret of a command line. */
 export function describeTarget(server: ServerSettings): string {
   const t = server.target;
-  return t.kind === 'stdio' ? [t.spawn.command, ...t.spawn.args].join(' ') : redactUrl(t.url);
+  return t.kind === 'stdio'
+    ? [t.spawn.command, ...redactArgs(t.spawn.args).shown].join(' ')
+    : redactUrl(t.url);
 }
 
 function parseListing(listing: Pick<Listing, 'rawTools'>): {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { quickAnswer, type CliResult } from './help.js';
 import { describeError } from './errors.js';
+import { noWorkflowCommands } from './escape.js';
 import {
   exitOnceWritten,
   parseEnvEntries,
@@ -67,8 +68,8 @@ async function runCommand(argv: string[]): Promise<CliResult> {
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const result = quickAnswer(argv) ?? (await runCommand(argv));
-  if (result.stdout) process.stdout.write(result.stdout);
-  if (result.stderr) process.stderr.write(result.stderr);
+  if (result.stdout) process.stdout.write(noWorkflowCommands(result.stdout));
+  if (result.stderr) process.stderr.write(noWorkflowCommands(result.stderr));
   process.exitCode = result.exitCode;
 }
 

@@ -8,7 +8,7 @@ import { DEFAULT_LIMITS, type ListLimits, type ProtocolEra, type ServerTarget } 
 import { DEFAULT_POLICIES } from './policies.js';
 import { isRuleId, RULE_IDS, type FailOn, type RuleId, type Severity } from './rules.js';
 import { parseEnvEntries, serverEnvironment, type SpawnSpec } from './process.js';
-import { mergeSecrets, REDACTED, redactUrl, secretsOf } from './redact.js';
+import { mergeSecrets, REDACTED, redactArgs, redactUrl, secretsOf } from './redact.js';
 import { isObject } from './tools.js';
 import { NPX_COMMAND } from './version.js';
 
@@ -487,17 +487,25 @@ export function updateCommandLine(o: Overrides, config?: string): string {
     );
   if (o.cwd !== undefined) args.push('--cwd', o.cwd);
   if (o.era !== undefined && o.era !== 'legacy') args.push('--protocol-era', o.era);
-  // The URL's secret parts become ***: this command reaches reports and PR comments.
-  const url = o.url !== undefined ? redactUrl(o.url) : undefined;
-  if (url !== undefined) args.push('--url', url);
-  if (o.start?.length) args.push('--start', o.start.map(shellQuote).join(' '));
-  if (o.command?.length) args.push('--', ...o.command);
+  // This command reaches reports and PR comments: the URL (whose path may hold a key) becomes a
+  // placeholder, and the secrets in a command line become ***.
+  if (o.url !== undefined) args.push('--url', URL_PLACEHOLDER);
+  const start = o.start?.length ? redactArgs(o.start) : undefined;
+  if (start) args.push('--start', start.shown.map(shellQuote).join(' '));
+  const command = o.command?.length ? redactArgs(o.command) : undefined;
+  if (command) args.push('--', ...command.shown);
   const line = args.map(shellQuote).join(' ');
-  // A shell comment: the line still runs as it is, once each *** is filled in.
-  return url !== o.url ? `${line} # ${REDACTED_NOTE}` : line;
+  // A shell comment: the line still runs as it is, once the placeholders are filled in.
+  const notes: string[] = [];
+  if (o.url !== undefined) notes.push(`replace ${URL_PLACEHOLDER} with the server's URL`);
+  if (start?.secrets.length || command?.secrets.length) notes.push(REDACTED_NOTE);
+  return notes.length ? `${line} # ${notes.join('; ')}` : line;
 }
 
-/** Said after an update command whose URL lost its secrets. */
+/** Stands for the server's URL in an update command. */
+export const URL_PLACEHOLDER = '<url>';
+
+/** Said after an update command whose command line lost its secrets. */
 const REDACTED_NOTE = `replace each ${REDACTED} with the secret it stands for`;
 
 /**
@@ -678,13 +686,18 @@ export function resolveSettings(
 }
 
 /**
- * The secrets of the servers' settings: each HTTP server's URL credentials and query values and
- * its header values, for masking and redaction.
+ * The secrets of the servers' settings, for masking and redaction: each HTTP server's URL, the
+ * parts of it that may be a key, and its header values; the secrets in each command line.
  */
 export function secretsOfServers(servers: ServerSettings[]): string[] {
   return mergeSecrets(
     ...servers.map((s) =>
-      s.target.kind === 'http' ? secretsOf(s.target.url, s.target.headers) : [],
+      s.target.kind === 'http'
+        ? [
+            ...secretsOf(s.target.url, s.target.headers),
+            ...(s.target.start ? redactArgs(s.target.start.args).secrets : []),
+          ]
+        : redactArgs(s.target.spawn.args).secrets,
     ),
   );
 }

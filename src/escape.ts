@@ -29,14 +29,16 @@ export function linesSafe(text: string, max = 80): string {
 }
 
 /**
- * Invisible and bidirectional controls (U+061C ARABIC LETTER MARK, zero-width characters, the
- * LRM/RLM marks, embeddings, overrides and isolates, word joiners, the BOM, line and paragraph
- * separators): they could hide or reorder what reviewers read.
+ * Invisible and bidirectional characters: every format character (\p{Cf}: bidi marks, embeddings,
+ * overrides and isolates, zero-width characters, the soft hyphen, the BOM, the Mongolian vowel
+ * separator, the Unicode tag block), every default-ignorable code point (variation selectors, the
+ * combining grapheme joiner, Hangul fillers), the line and paragraph separators, and fillers that
+ * render as blank (U+2800 BRAILLE PATTERN BLANK): they could hide or reorder what reviewers read.
  */
-const INVISIBLE_CLASS = '\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\ufeff';
+const INVISIBLE_CLASS = '\\p{Cf}\\p{Default_Ignorable_Code_Point}\\u2028\\u2029\\u2800';
 
 /** Every invisible character, for `replace` only (global: `test` would keep its place). */
-export const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, 'g');
+export const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, 'gu');
 
 /** Control characters (\p{Cc}: U+0000-U+001F, U+007F-U+009F) and the invisible ones. */
 const TERMINAL_UNSAFE = new RegExp(`[\\p{Cc}${INVISIBLE_CLASS}]`, 'u');
@@ -44,7 +46,10 @@ const TERMINAL_UNSAFE_ALL = new RegExp(TERMINAL_UNSAFE.source, 'gu');
 
 /** A character written as `\uXXXX`: visible, and what JSON and JavaScript read it back as. */
 export function unicodeEscape(c: string): string {
-  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  // A character beyond the BMP (the tag block) is two UTF-16 units, each written as JSON does.
+  let out = '';
+  for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
 }
 
 /** Characters with an HTML meaning become entities. */
@@ -91,4 +96,13 @@ export function codeSpanSafe(text: string, max = 100): string {
   return bound(text, max)
     .replace(/[\p{Cc}\u2028\u2029`]+/gu, ' ')
     .replace(INVISIBLE, unicodeEscape);
+}
+
+/**
+ * Text for a log a runner reads: a line that starts with `::` (after spaces) is a workflow command
+ * to GitHub's runner when the CLI runs in a `run:` step, so its first colon is written `\u003a`.
+ * None of our own lines starts so; a tool name or a server's stderr line may.
+ */
+export function noWorkflowCommands(text: string): string {
+  return text.replace(/^([^\S\r\n]*):(?=:)/gm, '$1\\u003a');
 }

@@ -2,7 +2,7 @@ import { getOptionalInput } from './actions.js';
 import type { EraSetting, Overrides } from './config.js';
 import { DEFAULT_CONFIG, POLICIES, type Policy } from './defaults.js';
 import { AuditError } from './errors.js';
-import { redactUrl, secretsOf } from './redact.js';
+import { mergeSecrets, redactArgs, redactUrl, secretsOf } from './redact.js';
 import type { FailOn } from './rules.js';
 
 export type CommentMode = 'auto' | 'always' | 'never';
@@ -99,8 +99,8 @@ export function splitCommand(line: string): string[] {
 }
 
 /**
- * The secrets in the url and headers inputs (the URL's credentials and query values, each header's
- * value), read leniently: they are masked in the log before the inputs are checked, since an
+ * The secrets in the url, headers and command inputs (the URL and the parts of it that may be a
+ * key, each header's value, the secrets of the command line), read leniently: they are masked in the log before the inputs are checked, since an
  * error about an input may quote it. A line with no colon may be a bare credential: all of it.
  */
 export function inputSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
@@ -111,7 +111,14 @@ export function inputSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
     if (colon < 0) headers[`credential ${index}`] = line;
     else headers[`${line.slice(0, colon).trim()} ${index}`] = line.slice(colon + 1);
   }
-  return secretsOf(getOptionalInput('url', env), headers);
+  const command = getOptionalInput('command', env);
+  let commandSecrets: string[] = [];
+  try {
+    if (command !== undefined) commandSecrets = redactArgs(splitCommand(command)).secrets;
+  } catch {
+    // A command that does not parse is refused by readInputs, which quotes none of it.
+  }
+  return mergeSecrets(secretsOf(getOptionalInput('url', env), headers), commandSecrets);
 }
 
 export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {

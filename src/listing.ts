@@ -4,6 +4,7 @@ import { AuditError, getErrorMessage } from './errors.js';
 import { linesSafe } from './escape.js';
 import { lazily } from './lazy.js';
 import { noJsonSchemaValidation } from './sdk-shims.js';
+import { MAX_SCHEMA_DEPTH } from './tools.js';
 import { claimPrestarted, ServerProcess, stopInBackground, type SpawnSpec } from './process.js';
 import { redactText, redactUrl, secretsOf } from './redact.js';
 import { VERSION } from './version.js';
@@ -64,6 +65,12 @@ const pageSchema = lazily(() =>
 const MAX_LINE = 64 * 1024 * 1024;
 
 /**
+ * The most a whole listing may send, every page together: what the audit keeps of it must fit in
+ * memory and in one report.
+ */
+export const MAX_LISTING = 2 * MAX_LINE;
+
+/**
  * Newline-delimited JSON-RPC over a server process we spawned ourselves, so the process starts
  * before the SDK has loaded, and so non-JSON lines are counted instead of fatal.
  */
@@ -74,7 +81,10 @@ class ProcessTransport implements Transport {
   readonly noise: string[] = [];
   /** Set when the stream itself is unusable; the server is killed and this is the error. */
   fatal: AuditError | undefined;
-  private buffer = '';
+  /** Characters read from stdout so far: the whole listing is bounded (MAX_LISTING). */
+  received = 0;
+  private pending: string[] = [];
+  private pendingLength = 0;
 
   constructor(private readonly server: ServerProcess) {
     server.child.stdout.setEncoding('utf8');
@@ -83,18 +93,26 @@ class ProcessTransport implements Transport {
   }
 
   private read(chunk: string): void {
-    // Only the new chunk can hold the next newline: a long line is not rescanned per chunk.
-    let from = this.buffer.length;
-    this.buffer += chunk;
+    this.received += chunk.length;
+    // The chunks of an unfinished line are kept apart and joined once its newline comes: searching
+    // a string grown chunk by chunk copies it whole each time, quadratic in a long line.
+    let start = 0;
     let newline: number;
-    while ((newline = this.buffer.indexOf('\n', from)) >= 0) {
-      const line = this.buffer.slice(0, newline).replace(/\r$/, '');
-      this.buffer = this.buffer.slice(newline + 1);
-      from = 0;
+    while ((newline = chunk.indexOf('\n', start)) >= 0) {
+      this.pending.push(chunk.slice(start, newline));
+      const line = this.pending.join('').replace(/\r$/, '');
+      this.pending = [];
+      this.pendingLength = 0;
+      start = newline + 1;
       if (line.trim()) this.deliver(line);
     }
-    if (this.buffer.length > MAX_LINE && !this.fatal) {
-      this.buffer = '';
+    if (start < chunk.length) {
+      this.pending.push(chunk.slice(start));
+      this.pendingLength += chunk.length - start;
+    }
+    if (this.pendingLength > MAX_LINE && !this.fatal) {
+      this.pending = [];
+      this.pendingLength = 0;
       this.fatal = new AuditError(
         `The server wrote more than ${MAX_LINE / 1024 / 1024} MiB to stdout without a line break.`,
         'A stdio server writes one JSON-RPC message per line; check what it prints.',
@@ -400,7 +418,8 @@ const MAX_RESPONSE = MAX_LINE;
 const STREAM_SETTLE_MS = 100;
 
 /** URLs inside a message (the SDK's, fetch's), each shown through redactUrl. */
-const URL_IN_TEXT = /\bhttps?:\/\/[^\s"'<>`]+/gi;
+// Sentence punctuation after a URL ("at http://h/mcp.") is left to the sentence.
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s"'<>`]*[^\s"'<>`.,;:)]/gi;
 
 /**
  * Refuses, before anything is sent, an HTTP target fetch would refuse anyway: with the URL (and
@@ -467,6 +486,8 @@ class HttpWatch {
   startFailed = false;
   /** The start command's URL has answered: from now on its exit is watched. */
   watchingExit = false;
+  /** Bytes of response bodies read so far: the whole listing is bounded (MAX_LISTING). */
+  received = 0;
   readonly what: string;
   private readonly secrets: string[];
   private readonly failed: Promise<never>;
@@ -505,14 +526,18 @@ class HttpWatch {
    */
   redactListing(listing: Listing): void {
     if (!this.secrets.length) return;
-    const scrub = (value: unknown): unknown => {
+    // Past the depth a tool may have, a value is left as it is: that tool is malformed, never shown.
+    const scrub = (value: unknown, depth = 0): unknown => {
       if (typeof value === 'string') return redactText(value, this.secrets);
-      if (Array.isArray(value)) return value.map(scrub);
+      if (depth > MAX_SCHEMA_DEPTH + 2) return value;
+      if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
       if (value && typeof value === 'object')
-        return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k), scrub(v)]));
+        return Object.fromEntries(
+          Object.entries(value).map(([k, v]) => [scrub(k), scrub(v, depth + 1)]),
+        );
       return value;
     };
-    listing.rawTools = listing.rawTools.map(scrub);
+    listing.rawTools = listing.rawTools.map((tool) => scrub(tool));
     if (listing.serverInfo) listing.serverInfo = scrub(listing.serverInfo) as Listing['serverInfo'];
   }
 
@@ -602,6 +627,7 @@ class HttpWatch {
         }
         const bytesRead = chunk.value as Uint8Array;
         bytes += bytesRead.byteLength;
+        this.received += bytesRead.byteLength;
         if (bytes > MAX_RESPONSE) {
           const error = this.tooLarge();
           reader.cancel(error).catch(() => undefined);
@@ -941,13 +967,22 @@ export async function listTools(
         ),
       );
       listing.pages += 1;
-      listing.rawTools.push(...page.tools);
+      // Counted before they are kept, one by one: a spread of a page of 130,000 tools overflows
+      // the stack.
+      const total = listing.rawTools.length + page.tools.length;
       progress.pages = listing.pages;
-      progress.tools = listing.rawTools.length;
-      if (listing.rawTools.length > limits.maxTools)
+      progress.tools = total;
+      if (total > limits.maxTools)
         throw new AuditError(
-          `The server listed more than ${limits.maxTools} tools: the listing was stopped after ${plural(listing.pages, 'page')} and ${plural(listing.rawTools.length, 'tool')}.`,
+          `The server listed more than ${limits.maxTools} tools: the listing was stopped after ${plural(listing.pages, 'page')} and ${plural(total, 'tool')}.`,
           'Raise --max-tools (maxTools in the config file) if the server really has that many.',
+        );
+      for (const tool of page.tools) listing.rawTools.push(tool);
+      const received = processTransport?.received ?? watch?.received ?? 0;
+      if (received > MAX_LISTING)
+        throw new AuditError(
+          `The server sent more than ${MAX_LISTING / 1024 / 1024} MiB of tool listings: the listing was stopped after ${plural(listing.pages, 'page')} and ${plural(total, 'tool')}.`,
+          'Check what the server puts in its tools (a description is a few sentences; the audit keeps the first 4,000 characters of one).',
         );
       cursor = page.nextCursor;
       if (cursor !== undefined) {

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { bound } from './escape.js';
 import { lazily } from './lazy.js';
 
 /** The four hints of the spec's ToolAnnotations, in the order reports show them. */
@@ -71,11 +72,36 @@ type ToolFields = {
   annotations?: Record<string, unknown> | undefined;
 };
 
+/**
+ * The longest description kept: what a reviewer reads of one, and what every report holds of it.
+ * A longer one is cut, marked with `…`.
+ */
+export const MAX_DESCRIPTION = 4_000;
+
+/**
+ * The deepest input schema read: its hash walks it, and a schema nested thousands of levels deep
+ * (no real one is) would overflow the stack. Such a tool is malformed; the others are audited.
+ */
+export const MAX_SCHEMA_DEPTH = 100;
+
+/** Whether arrays and objects nest more than `max` levels in `value`; iterative, so never too deep. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const [node, depth] = item;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node))
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** The parts of a valid tool we read; unknown fields, in the tool and its annotations, are dropped. */
 function pick({ name, title, description, inputSchema, annotations }: ToolFields): ListedTool {
   const tool: ListedTool = { name };
   if (title !== undefined) tool.title = title;
-  if (description !== undefined) tool.description = description;
+  if (description !== undefined) tool.description = bound(description, MAX_DESCRIPTION);
   if (inputSchema !== undefined) tool.inputSchema = inputSchema;
   if (annotations !== undefined) {
     const kept: NonNullable<ListedTool['annotations']> = {};
@@ -125,7 +151,13 @@ function isWellFormed(raw: unknown): raw is ToolFields {
  * while the others are still audited.
  */
 export function parseTool(raw: unknown, index: number): ListedTool | MalformedTool {
-  return isWellFormed(raw) ? pick(raw) : parseWithZod(raw, index);
+  const tool = isWellFormed(raw) ? pick(raw) : parseWithZod(raw, index);
+  if (!isMalformed(tool) && nestedDeeperThan(tool.inputSchema, MAX_SCHEMA_DEPTH))
+    return {
+      label: tool.name,
+      problems: [`inputSchema: nested more than ${MAX_SCHEMA_DEPTH} levels deep`],
+    };
+  return tool;
 }
 
 /** The schema's verdict; exported for the test that holds the fast check and the schema together. */

@@ -43,7 +43,7 @@ describe('describeTarget', () => {
           headers: { Authorization: 'Bearer tok_123456' },
         },
       }),
-    ).toBe('https://***@h/mcp?api_key=***');
+    ).toBe('https://***@h/***');
     expect(
       describeTarget({
         era: 'legacy',

@@ -71,6 +71,20 @@ describe('serializeClassList: what reviewers read in the diff', () => {
     // Annotations still find each tool's line.
     for (const n of hidden) expect(toolLines(text).get(`mcp__s__${n}`)).toBeGreaterThan(0);
   });
+
+  it('writes format characters, fillers, variation selectors and tag characters as escapes too', () => {
+    const hidden = ['soft\u00adhyphen', 'hangul\u3164filler', 'braille\u2800blank', 'tag\u{e0041}'];
+    const tools = new Map(
+      hidden.map((n) => [`mcp__s__${n}`, { ...record(n), title: `T\u034f\u180e\ufe0f` }] as const),
+    );
+    const text = serializeClassList({ tools });
+    expect(text).not.toMatch(/[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/u);
+    expect(text).toContain('"mcp__s__tag\\udb40\\udc41": {');
+    expect(text).toContain('"title": "T\\u034f\\u180e\\ufe0f"');
+    expect([...parseClassList(text, 'x.json').tools]).toEqual(
+      [...tools].sort(([a], [b]) => (a < b ? -1 : 1)),
+    );
+  });
 });
 
 describe('parseClassList: the fast checks agree with the schemas', () => {

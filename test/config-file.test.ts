@@ -268,18 +268,18 @@ describe('secrets in messages and in the update command', () => {
     expect(bad(['SECRET_VALUE'])).toContain('Header 1 has no colon');
   });
 
-  it("the update command shows a URL's secret parts as *** and says to fill them in", () => {
+  it('the update command shows a placeholder for the URL and says to fill it in', () => {
     const command = updateCommandLine({
       url: 'https://user:pw123456@mcp.example.com/mcp?api_key=SK_LIVE_SECRET&v=2',
     });
     expect(command).not.toContain('SK_LIVE_SECRET');
     expect(command).not.toContain('pw123456');
     expect(command).toBe(
-      "npx mcp-annotation-auditor@0.1.0 update --url 'https://***@mcp.example.com/mcp?api_key=***&v=***' # replace each *** with the secret it stands for",
+      "npx mcp-annotation-auditor@0.1.0 update --url '<url>' # replace <url> with the server's URL",
     );
-    // A URL with nothing to hide is shown as it is, with no note.
-    expect(updateCommandLine({ url: 'http://127.0.0.1:3000/mcp' })).toBe(
-      'npx mcp-annotation-auditor@0.1.0 update --url http://127.0.0.1:3000/mcp',
+    // Any URL: its path may hold a key (https://mcp.example.com/k/SECRET/mcp).
+    expect(updateCommandLine({ url: 'https://mcp.example.com/k/sk_live_0123456789/mcp' })).toBe(
+      "npx mcp-annotation-auditor@0.1.0 update --url '<url>' # replace <url> with the server's URL",
     );
   });
 

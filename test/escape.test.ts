@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { bound, codeSpanSafe, linesSafe, markdownSafe, terminalSafe } from '../src/escape.js';
+import {
+  bound,
+  codeSpanSafe,
+  linesSafe,
+  markdownSafe,
+  noWorkflowCommands,
+  terminalSafe,
+} from '../src/escape.js';
 
 describe('markdownSafe', () => {
   it('keeps table cells intact and code spans closed', () => {
@@ -63,7 +70,7 @@ describe('terminalSafe', () => {
   });
   it('escapes exactly the control characters (\\p{Cc}) and the invisible or bidi marks', () => {
     // Word joiners, invisible operators and the BOM too: the markdown output shows them.
-    const unsafe = /[\p{Cc}\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/u;
+    const unsafe = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2028\u2029\u2800]/u;
     for (let code = 0; code <= 0xffff; code++) {
       const c = String.fromCharCode(code);
       const expected = unsafe.test(c) ? `\\u${code.toString(16).padStart(4, '0')}` : c;
@@ -73,6 +80,48 @@ describe('terminalSafe', () => {
     expect(terminalSafe('a\u202eb\u0085c😀')).toBe('a\\u202eb\\u0085c😀');
     expect(terminalSafe('a\u061cb')).toBe('a\\u061cb');
     expect(terminalSafe('a\u2060b\ufeff')).toBe('a\\u2060b\\ufeff');
+  });
+});
+
+/** Invisible characters that are not bidi or zero-width marks, with how each is shown. */
+const FILLERS: [string, string][] = [
+  ['\u00ad', '\\u00ad'], // soft hyphen
+  ['\u034f', '\\u034f'], // combining grapheme joiner
+  ['\u115f', '\\u115f'], // Hangul choseong filler
+  ['\u1160', '\\u1160'], // Hangul jungseong filler
+  ['\u3164', '\\u3164'], // Hangul filler
+  ['\uffa0', '\\uffa0'], // halfwidth Hangul filler
+  ['\u180e', '\\u180e'], // Mongolian vowel separator
+  ['\u2800', '\\u2800'], // braille pattern blank
+  ['\ufe0f', '\\ufe0f'], // variation selector 16
+  ['\u{e0100}', '\\udb40\\udd00'], // variation selector 17
+  ['\u{e0041}', '\\udb40\\udc41'], // tag latin capital letter A
+  ['\u{e0001}', '\\udb40\\udc01'], // language tag
+];
+
+describe('every invisible character is shown, in the terminal, markdown and code spans', () => {
+  it('format characters, default-ignorable code points and fillers, in the BMP and beyond', () => {
+    for (const [c, shown] of FILLERS) {
+      const hex = c.codePointAt(0)?.toString(16);
+      expect(terminalSafe(`a${c}b`), `U+${hex}`).toBe(`a${shown}b`);
+      expect(codeSpanSafe(`a${c}b`), `U+${hex}`).toBe(`a${shown}b`);
+      // markdownSafe escapes the backslash too, so the text reads \uXXXX when rendered.
+      expect(markdownSafe(`a${c}b`), `U+${hex}`).toBe(`a${shown.replace(/\\/g, '\\\\')}b`);
+    }
+  });
+  it('a name hidden in tag characters is visible: delete\u{e0020}x is not delete', () => {
+    const hidden = `delete_note${[...'ignore'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('')}`;
+    expect(terminalSafe(hidden, 200)).toBe(
+      'delete_note\\udb40\\udc69\\udb40\\udc67\\udb40\\udc6e\\udb40\\udc6f\\udb40\\udc72\\udb40\\udc65',
+    );
+  });
+});
+
+describe('noWorkflowCommands', () => {
+  it('no line starts with ::, spaces before it or not; other colons stay', () => {
+    expect(noWorkflowCommands('::error::x\n  ::warning::y\na::b\n:one')).toBe(
+      '\\u003a:error::x\n  \\u003a:warning::y\na::b\n:one',
+    );
   });
 });
 

@@ -197,6 +197,60 @@ describe('a large listing', () => {
   });
 });
 
+describe('a listing built to exhaust the auditor: bounded, and a clear message', () => {
+  it('an inputSchema nested 5,000 levels deep makes that tool malformed; the others are audited', async () => {
+    const server = await watched('hostile-listing.mjs', ['deep']);
+    const listed = await runCli(['list', '--format', 'json', '--', ...server.command]);
+    expect(listed.code, listed.stderr).toBe(0);
+    const report = json(listed);
+    expect(report.tools.map((t) => t.name)).toEqual(['list_notes']);
+    const malformed = report.findings.filter((f) => f.rule === 'malformed-tool');
+    expect(malformed).toMatchObject([{ severity: 'error', tool: 'deep_tool' }]);
+    expect(malformed[0]?.message).toContain('inputSchema: nested more than 100 levels deep');
+    await expectNoneLeft(server.pidFile);
+  });
+
+  it('one page of 130,000 tools gets the max-tools message, not a crash', async () => {
+    const server = await watched('hostile-listing.mjs', ['huge-page']);
+    const run = await runCli(['list', '--', ...server.command]);
+    expectCouldNotAudit(
+      run,
+      /The server listed more than 100000 tools: the listing was stopped after 1 page and 130000 tools\. Raise --max-tools/,
+    );
+    await expectNoneLeft(server.pidFile);
+  });
+
+  it('a 1 MiB description is kept to its first 4,000 characters', async () => {
+    const server = await watched('hostile-listing.mjs', ['long-description']);
+    const run = await runCli(['list', '--format', 'json', '--', ...server.command]);
+    expect(run.code, run.stderr).toBe(0);
+    const [tool] = json(run).tools as { description?: string }[];
+    expect(tool?.description).toBe(`${'x'.repeat(3_999)}…`);
+  });
+
+  it('more than 128 MiB of listings in all is stopped with a clear message', async () => {
+    const server = await watched('hostile-listing.mjs', ['heavy']);
+    const run = await runCli(['list', '--', ...server.command]);
+    expectCouldNotAudit(
+      run,
+      /The server sent more than 128 MiB of tool listings: the listing was stopped after 3 pages and 180 tools\. Check what the server puts in its tools/,
+    );
+    await expectNoneLeft(server.pidFile);
+  });
+
+  it('no line of output starts with :: from a tool name, which a runner reads as a workflow command', async () => {
+    const server = await watched('hostile-listing.mjs', ['command-name']);
+    for (const format of ['text', 'markdown']) {
+      const run = await runCli(['list', '--format', format, '--', ...server.command]);
+      expect(run.code, run.stderr).toBe(0);
+      if (format === 'text') expect(run.stdout).toContain('\\u003a:error::forged');
+      for (const line of run.stdout.split('\n')) expect(line).not.toMatch(/^\s*::/);
+    }
+    const report = json(await runCli(['list', '--format', 'json', '--', ...server.command]));
+    expect(report.tools.map((t) => t.name)).toContain('::error::forged');
+  });
+});
+
 describe('every process is gone when the auditor exits', () => {
   it('a server that ignores SIGTERM is killed; the audit still finishes in seconds', async () => {
     const server = await watched('ignores-sigterm.mjs');

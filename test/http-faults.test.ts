@@ -103,7 +103,7 @@ describe('a start command and its URL', () => {
     const start = await watched('raw-http.mjs', ['--port', port, '--tool', 'ours']);
     const text = await failure(http(url, { start: start.command }));
     expect(text).toMatch(
-      /^Something already answers at http:\/\/127\.0\.0\.1:\d+\/mcp before the start command has run, so the audit would list its tools instead of those of the server the start command starts\. Stop what serves that URL .*or drop start \(--start\) to audit the server that is running there\./,
+      /^Something already answers at http:\/\/127\.0\.0\.1:\d+\/\*\*\* before the start command has run, so the audit would list its tools instead of those of the server the start command starts\. Stop what serves that URL .*or drop start \(--start\) to audit the server that is running there\./,
     );
     expect(existsSync(start.pidFile)).toBe(false);
   });
@@ -114,7 +114,7 @@ describe('a start command and its URL', () => {
     const start = ['node', join(SERVERS, 'exits-while-served.mjs'), '--port', port];
     const text = await failure(http(url, { start }));
     expect(text).toMatch(
-      /^The start command exited with code 1 while listing tools, after 0 pages and 0 tools; the audit does not list the tools of whatever still answers at http:\/\/127\.0\.0\.1:\d+\/mcp\. Run the start command by hand/,
+      /^The start command exited with code 1 while listing tools, after 0 pages and 0 tools; the audit does not list the tools of whatever still answers at http:\/\/127\.0\.0\.1:\d+\/\*\*\*\. Run the start command by hand/,
     );
     expect(text).toContain('fatal: lost the backend');
     // What it left behind was in its process group, and is gone with it.
@@ -175,7 +175,7 @@ describe('secrets never reach a message', () => {
     const start = await watched('never-answers.mjs');
     const text = await failure(http(url, { start: start.command }));
     expect(text).toMatch(
-      /^The URL http:\/\/\*\*\*@127\.0\.0\.1:\d+\/mcp holds credentials \(user:password@\), which fetch refuses to send\. Take them out of the URL and pass them as a header instead: --header "Authorization: Basic/,
+      /^The URL http:\/\/\*\*\*@127\.0\.0\.1:\d+\/\*\*\* holds credentials \(user:password@\), which fetch refuses to send\. Take them out of the URL and pass them as a header instead: --header "Authorization: Basic/,
     );
     expect(text).not.toMatch(/hunter2|alice/);
     expect(existsSync(start.pidFile)).toBe(false);
@@ -185,7 +185,7 @@ describe('secrets never reach a message', () => {
     const url = `http://127.0.0.1:${await freePort()}/mcp?api_key=sk_query_5e4d3c2b`;
     const text = await failure(http(url));
     expect(text).toMatch(
-      /^Could not reach the MCP endpoint http:\/\/127\.0\.0\.1:\d+\/mcp\?api_key=\*\*\* during the handshake \(initialize\): connection refused/,
+      /^Could not reach the MCP endpoint http:\/\/127\.0\.0\.1:\d+\/\*\*\* during the handshake \(initialize\): connection refused/,
     );
     expect(text).not.toContain('sk_query_5e4d3c2b');
   });
@@ -210,7 +210,7 @@ describe('waiting for the URL', () => {
       startTimeoutMs: 8_000,
     });
     expect(text).toMatch(
-      /^Cannot reach http:\/\/127\.0\.0\.1:6000\/mcp: fetch refuses to use that port \("bad port"\); pick another\./,
+      /^Cannot reach http:\/\/127\.0\.0\.1:6000\/\*\*\*: fetch refuses to use that port \("bad port"\); pick another\./,
     );
     expect(existsSync(start.pidFile)).toBe(false);
   });
@@ -222,7 +222,7 @@ describe('waiting for the URL', () => {
       startTimeoutMs: 8_000,
     });
     expect(text).toMatch(
-      /^http:\/\/\[::1\/mcp is not a valid URL\. Give the Streamable HTTP endpoint/,
+      /^http:\/\/\[::1\/\*\*\* is not a valid URL\. Give the Streamable HTTP endpoint/,
     );
     expect(existsSync(start.pidFile)).toBe(false);
   });
@@ -287,7 +287,7 @@ describe('a redirect to another origin', () => {
     const url = await rawServer(['--mode', 'redirect', '--redirect-to', target]);
     const text = await failure(http(url));
     expect(text).toContain(
-      `answered HTTP 307 (Temporary Redirect) during the handshake (initialize): Redirect to ${target} not followed; use that URL as the endpoint if it is the intended server. The audit follows a redirect only within the same origin`,
+      `answered HTTP 307 (Temporary Redirect) during the handshake (initialize): Redirect to ${new URL(target).origin}/*** not followed; use that URL as the endpoint if it is the intended server. The audit follows a redirect only within the same origin`,
     );
     expect(text).not.toMatch(/redirectPolicy/);
   });

@@ -2,9 +2,11 @@
 // INPUT_*) reach it only when named with --env or in the config file.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { inputSecrets } from '../src/inputs.js';
 import { EXAMPLE, freePort, ROOT, runCli, SERVERS, tempDir, writeConfig } from './support/cli.js';
 import { expectCouldNotAudit } from './support/pids.js';
+import { killAllFixtures, spawnFixture } from './support/spawn-fixture.js';
 
 const ENV_DUMP = join(SERVERS, 'env-dump.mjs');
 
@@ -178,5 +180,67 @@ describe('the suggested update command', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).not.toContain('sk-live-123');
     expect(run.stdout).toContain("--env 'API_KEY=<value>'");
+  });
+});
+
+describe('secrets in what the audit shows', () => {
+  afterAll(killAllFixtures);
+
+  it('a key in the URL path: messages and the report show only scheme, host and port; update shows <url>', async () => {
+    const key = 'sk_live_0123456789abcdef';
+    const fixture = spawnFixture('http-server.mjs', ['--path', `/v1/${key}/mcp`]);
+    const [, url] = await fixture.waitForStderr(/listening on (http:\/\/\S+)/, 10_000);
+    const origin = new URL(url as string).origin;
+    const dir = await tempDir();
+    const checked = await runCli(['check', '--format', 'json', '--url', url as string], {
+      cwd: dir,
+    });
+    expect(checked.stdout + checked.stderr).not.toContain(key);
+    const report = JSON.parse(checked.stdout) as {
+      servers: { target: string }[];
+      updateCommand: string;
+    };
+    expect(report.servers[0]?.target).toBe(`${origin}/***`);
+    expect(report.updateCommand).toBe(
+      "npx mcp-annotation-auditor@0.1.0 update --url '<url>' # replace <url> with the server's URL",
+    );
+    const text = await runCli(['list', '--url', url as string], { cwd: dir });
+    expect(text.stdout).toContain(`notes (${origin}/***, legacy era)`);
+    expect(text.stdout + text.stderr).not.toContain(key);
+    // The action masks the whole URL and the key in its path before anything is printed.
+    expect(inputSecrets({ INPUT_URL: url as string })).toEqual(
+      expect.arrayContaining([url as string, key]),
+    );
+  });
+
+  it('every header value is masked, whatever the header is called', () => {
+    expect(
+      inputSecrets({ INPUT_HEADERS: 'X-Tenant: acme-prod-7\nAccept: application/json' }),
+    ).toEqual(expect.arrayContaining(['acme-prod-7', 'application/json']));
+  });
+
+  it('credentials in a stdio command line are redacted in the header line, target and update command', async () => {
+    const dbUrl = 'postgresql://app:pw_4f3e2d1c@db.internal/notes';
+    const server = ['node', EXAMPLE, dbUrl, '--api-key', 'k_9a8b7c6d'];
+    const dir = await tempDir();
+    const checked = await runCli(['check', '--format', 'json', '--', ...server], { cwd: dir });
+    for (const secret of ['pw_4f3e2d1c', 'k_9a8b7c6d'])
+      expect(checked.stdout + checked.stderr).not.toContain(secret);
+    const report = JSON.parse(checked.stdout) as {
+      servers: { target: string }[];
+      updateCommand: string;
+    };
+    expect(report.servers[0]?.target).toBe(
+      `node ${EXAMPLE} postgresql://***@db.internal/notes --api-key ***`,
+    );
+    expect(report.updateCommand).toBe(
+      `npx mcp-annotation-auditor@0.1.0 update -- node ${EXAMPLE} 'postgresql://***@db.internal/notes' --api-key '***' # replace each *** with the secret it stands for`,
+    );
+    const text = await runCli(['list', '--', ...server], { cwd: dir });
+    // The header line (its target cut to 100 characters).
+    expect(text.stdout.split('\n')[0]).toMatch(
+      /^notes \(node .*postgresql:\/\/\*\*\*@db\.internal/,
+    );
+    expect(text.stdout).not.toContain('pw_4f3e2d1c');
   });
 });
