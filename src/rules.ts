@@ -41,23 +41,6 @@ export const RULES = {
     summary:
       'same input schema under a new name, or a probable rename (a removed and an added tool whose class-bearing hints were dropped or relaxed); a reason is carried over only for a same-schema rename whose class did not rise',
   },
-  'server-removed': {
-    severity: 'error',
-    approvable: true,
-    summary: 'the base class list records a server that no audited server matches',
-  },
-  'config-relaxed': {
-    severity: 'error',
-    approvable: true,
-    summary:
-      "the PR's config relaxes the base commit's: a rule turned down or off, a new waiver, a lower failOn, a policy removed",
-  },
-  'class-list-moved': {
-    severity: 'notice',
-    approvable: false,
-    summary:
-      'the class list is at another path than at the base commit: the two files are compared',
-  },
   'policy-claude': {
     severity: 'error',
     approvable: false,
@@ -103,6 +86,23 @@ export const RULES = {
     severity: 'warning',
     approvable: false,
     summary: 'a waiver that no longer matches anything, or has expired',
+  },
+  'server-removed': {
+    severity: 'error',
+    approvable: true,
+    summary: 'the base class list records a server that no audited server matches',
+  },
+  'config-relaxed': {
+    severity: 'error',
+    approvable: true,
+    summary:
+      "the PR's config relaxes the base commit's: a rule turned down or off, a new waiver, a lower failOn, a policy removed",
+  },
+  'class-list-moved': {
+    severity: 'notice',
+    approvable: false,
+    summary:
+      'the class list is at another path than at the base commit: the two files are compared',
   },
 } as const satisfies Record<string, { severity: Severity; approvable: boolean; summary: string }>;
 
