@@ -100,13 +100,15 @@ export interface BaseRead {
  * read from the path the base commit's config names (or the default path there), and where it
  * is not there, from today's path: a class list moved by the PR (in its config, or by git mv and
  * --class-list) is still compared, and said to have moved. A base config that names a class list
- * the base commit does not hold, at either path, is an error: taking it as "no class list" would
- * let every dropped hint pass.
+ * the base commit does not hold, at either path, while the PR names another path, is an error:
+ * taking it as "no class list" would let every dropped hint pass.
  */
 export async function readBaseState(source: BaseSource): Promise<BaseRead> {
   const { read, label, configPath, headClassList } = source;
   const warnings: string[] = [];
   let baseConfig: ConfigFile | undefined;
+  // The class list at today's path first: when the base cannot be read, that is what to say.
+  const atHeadPath = await read(headClassList);
   const configText = await read(configPath);
   if (configText !== null)
     try {
@@ -122,13 +124,16 @@ export async function readBaseState(source: BaseSource): Promise<BaseRead> {
   if (!same(paths[0] as string, headClassList)) paths.push(headClassList);
   let found: { path: string; text: string } | undefined;
   for (const path of paths) {
-    const text = await read(path);
+    const text = same(path, headClassList) ? atHeadPath : await read(path);
     if (text !== null) {
       found = { path, text };
       break;
     }
   }
-  if (!found && named !== undefined)
+  // Not found where the base's config put it, and the PR names another path: the base may well
+  // have a class list there that this change moves away from review. At an unchanged path, the
+  // base simply has none yet.
+  if (!found && named !== undefined && !same(named, headClassList))
     throw new AuditError(
       `The config file ${configPath} at ${label} names the class list ${named}, but ${label} holds no file there${same(named, headClassList) ? '' : ` nor at ${headClassList}`}. Without the base class list, what this change does to the reviewed tools cannot be checked.`,
       `Restore the class list at the path the base's config names, or fix classList there first.`,

@@ -695,10 +695,10 @@ describe('the action, run as GitHub runs it', () => {
 
   it('settings in the config file take effect when the workflow sets no input', async () => {
     const { dir, base } = await workspace(api, spec);
-    await writeFile(
-      join(dir, '.github-config.yml'),
-      'classList: tools.json\nfailOn: never\npolicies: [explicit]\n',
-    );
+    const config = 'classList: tools.json\nfailOn: never\npolicies: [explicit]\n';
+    await writeFile(join(dir, '.github-config.yml'), config);
+    // The same at the base: nothing is relaxed (config-relaxed compares the two).
+    api.setFile(DEFAULT_BASE_SHA, '.github-config.yml', config);
     const run = await runAction({
       workspace: dir,
       apiUrl: api.url,
@@ -1036,10 +1036,11 @@ describe('the action, run as GitHub runs it', () => {
 
     it('findings about the run (a stale waiver) fail the comment and reach SARIF', async () => {
       const { dir, base } = await workspace(api, spec);
-      await writeFile(
-        join(dir, 'auditor.yml'),
-        'failOn: warning\nwaivers:\n  - {rule: hint-dropped, tool: ghost_tool, reason: gone}\n',
-      );
+      const config =
+        'failOn: warning\nwaivers:\n  - {rule: hint-dropped, tool: ghost_tool, reason: gone}\n';
+      await writeFile(join(dir, 'auditor.yml'), config);
+      // The waiver was there at the base already: not a new one (config-relaxed).
+      api.setFile(DEFAULT_BASE_SHA, 'auditor.yml', config);
       const run = await runAction({
         workspace: dir,
         apiUrl: api.url,
