@@ -62,6 +62,11 @@ export interface ServerReport {
   /** Set when nothing named the server: the serverInfo.name its name was made from. */
   unpinnedName?: string;
   /**
+   * The name the base class list records this server under, when its tools matched there under
+   * another name (a renamed config key, or a server that now calls itself otherwise).
+   */
+  renamedFrom?: string;
+  /**
    * Names of listed tools that failed validation (a `malformed-tool` finding each): their
    * class-list entries, the reviewed decision, are neither compared nor dropped by update.
    */
@@ -91,6 +96,13 @@ export interface Report {
   updateCommand?: string;
   /** For check: there is no class list yet, so the first thing to do is to write one. */
   firstRun?: boolean;
+  /** For check: servers the base class list records that no audited server matched. */
+  removedServers?: string[];
+  /**
+   * For update: entries of servers this run did not audit. Removed (`pruned`) only with --prune;
+   * else kept, and counted so the verdict can say so.
+   */
+  others?: { pruned: boolean; records: ToolRecord[] };
 }
 
 /** The update command drift messages suggest when the caller gives none. */
@@ -122,6 +134,13 @@ export interface AuditOptions {
   today?: string;
   /** Claude Code settings files to check against the class list (check only). */
   clientRules?: ClientRulesInput;
+  /**
+   * What reading the base found about the run itself: the PR's config relaxing the base
+   * commit's (config-relaxed), a class list that moved (class-list-moved). For check.
+   */
+  baseFindings?: Finding[] | Promise<Finding[]>;
+  /** For update: remove the entries of servers this run did not audit (--prune). */
+  prune?: boolean;
 }
 
 /** The command line or URL, for people: only a URL's scheme, host and port; no secret of a command line. */
@@ -314,7 +333,8 @@ async function auditServer(
       ),
     );
   // Without a base, the class list at HEAD is what the live server is compared to.
-  const renamedServer = renamedServerRecords(base ?? null, name, settings);
+  const renamedServer = renamedServerRecords(base ?? null, name, settings, live);
+  if (renamedServer) report.renamedFrom = renamedServer.from;
   const reference =
     base === undefined
       ? classList
@@ -326,9 +346,14 @@ async function auditServer(
       finding(
         'tool-renamed',
         undefined,
-        `The server now calls itself "${name}"; the base class list records its tools under "${renamedServer.from}". They are compared as one server.`,
+        server.name === undefined
+          ? `The server now calls itself "${name}"; the base class list records its tools under "${renamedServer.from}". They are compared as one server.`
+          : `The base class list records this server's tools under "${renamedServer.from}", and no server of that name is audited now: "${name}" is taken as "${renamedServer.from}" renamed, and compared with it tool by tool.`,
         {
-          fix: 'Pin the name with --server-name (the server-name input) so the class list keys stay stable.',
+          fix:
+            server.name === undefined
+              ? 'Pin the name with --server-name (the server-name input) so the class list keys stay stable.'
+              : `If "${renamedServer.from}" was renamed on purpose, nothing more is needed; else give the server back its name (its key in the config file).`,
         },
       ),
     );
@@ -357,23 +382,46 @@ function withoutMalformed(
   return new Map([...records].filter(([, r]) => !skip.has(r.tool)));
 }
 
+/** The sorted values of a server's entries, joined: equal for two servers with equal tool sets. */
+function toolSetKey(records: Iterable<ToolRecord>, field: 'tool' | 'schema'): string {
+  return JSON.stringify([...records].map((r) => r[field]).sort());
+}
+
 /**
- * A single server whose reported name changed would otherwise match nothing in the base and hide
- * every dropped hint as "added" tools: when one unnamed server is audited and the base records
- * exactly one other server, that server's entries are the reference, re-keyed under the new name
- * (`from` is the name the base records, which the re-keyed entries no longer show).
+ * A server whose name changed (a renamed config key, or a reported name) would otherwise match
+ * nothing in the base and hide every dropped hint as "added" tools. The base server it takes the
+ * place of: one that no configured server is named after and whose tools have the same names, or
+ * the same input schemas, as this server's; or, when one unnamed server is audited and the base
+ * records exactly one server, that one. Its entries are the reference, re-keyed under the new
+ * name (`from` is the name the base records, which the re-keyed entries no longer show).
  */
 function renamedServerRecords(
   base: ClassList | null,
   name: string,
   settings: Settings,
+  live: Map<string, ToolRecord>,
 ): { from: string; records: Map<string, ToolRecord> } | undefined {
-  if (!base || settings.servers.length !== 1 || settings.servers[0]?.name !== undefined)
-    return undefined;
-  if (recordsOf(base, name).size) return undefined;
-  const others = new Set([...base.tools.values()].map((r) => r.server));
-  if (others.size !== 1) return undefined;
-  const [from] = [...others] as [string];
+  if (!base || recordsOf(base, name).size) return undefined;
+  const configured = new Set(
+    settings.servers.flatMap((s) => (s.name !== undefined ? [s.name] : [])),
+  );
+  const recorded = [...new Set([...base.tools.values()].map((r) => r.server))];
+  const single = settings.servers.length === 1 && settings.servers[0]?.name === undefined;
+  let from: string | undefined;
+  if (single && recorded.length === 1) from = recorded[0];
+  else if (live.size) {
+    const [names, schemas] = [
+      toolSetKey(live.values(), 'tool'),
+      toolSetKey(live.values(), 'schema'),
+    ];
+    const matching = recorded.filter((other) => {
+      if (configured.has(other)) return false;
+      const records = [...recordsOf(base, other).values()];
+      return toolSetKey(records, 'tool') === names || toolSetKey(records, 'schema') === schemas;
+    });
+    if (matching.length === 1) from = matching[0];
+  }
+  if (from === undefined) return undefined;
   return {
     from,
     records: new Map(
@@ -402,10 +450,46 @@ function staleServers(
       undefined,
       `The class list records ${n} tool${n === 1 ? '' : 's'} of server "${server}", but no audited server has that name (this run audited ${audited.map((a) => `"${a}"`).join(', ')}).`,
       {
-        fix: `If the server was renamed, ${settings.servers.length === 1 ? `pin its name with --server-name ${server} (the server-name input)` : `give it back its name (its key in the config file)`}; otherwise run \`${updateCommand}\` and commit ${settings.classList}.`,
+        fix: `If the server was renamed, ${settings.servers.length === 1 ? `pin its name with --server-name ${server} (the server-name input)` : `give it back its name (its key in the config file)`}; otherwise remove its entries with \`${withPrune(updateCommand)}\` and commit ${settings.classList}.`,
       },
     ),
   );
+}
+
+/** The update command with --prune, which removes the entries of servers it does not audit. */
+function withPrune(updateCommand: string): string {
+  return updateCommand.replace(/(^|\s)update(\s|$)/, '$1update --prune$2');
+}
+
+/**
+ * Servers the base class list records that no audited server matches (by name, or as renamed):
+ * their reviewed entries would leave unreviewed. One the class list at HEAD still records is
+ * left to staleServers; a run of only some servers cannot tell.
+ */
+function removedServers(
+  base: ClassList | undefined | null,
+  head: ClassList | undefined,
+  reports: ServerReport[],
+  settings: Settings,
+): { names: string[]; findings: Finding[] } {
+  if (!base || settings.partial) return { names: [], findings: [] };
+  const matched = new Set(reports.flatMap((r) => [r.server, r.renamedFrom ?? r.server]));
+  const atHead = new Set([...(head?.tools.values() ?? [])].map((r) => r.server));
+  const tools = new Map<string, string[]>();
+  for (const r of base.tools.values())
+    if (!matched.has(r.server) && !atHead.has(r.server))
+      tools.set(r.server, [...(tools.get(r.server) ?? []), r.tool]);
+  const findings = [...tools].map(([server, names]) =>
+    finding(
+      'server-removed',
+      undefined,
+      `The base class list records ${names.length} reviewed tool${names.length === 1 ? '' : 's'} of server "${server}" (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}), but no audited server matches it by name or by its tools: this change removes them from review.`,
+      {
+        fix: `If the server was renamed, give it back its name (${settings.servers.length === 1 ? '--server-name, the server-name input' : 'its key in the config file'}) so its tools are compared one by one; if it is removed on purpose, approve with the approval label.`,
+      },
+    ),
+  );
+  return { names: [...tools.keys()], findings };
 }
 
 /**
@@ -445,7 +529,9 @@ export function applyPolicy(
   const used = new Set<Waiver>();
   const active = settings.waivers.filter((w) => w.expires === undefined || w.expires >= today);
   const adjust = (f: Finding): Finding | undefined => {
-    const override = settings.severities[f.rule];
+    // The config a config-relaxed finding is about cannot turn it down: its severity is the base
+    // commit's (see configRelaxations).
+    const override = f.rule === 'config-relaxed' ? undefined : settings.severities[f.rule];
     if (override === 'off') return undefined;
     // An override sets the rule's severity; a finding filed below it on purpose (a schema-only
     // drift notice) is only ever lowered.
@@ -535,7 +621,13 @@ export function keyedFindings(report: Report): { finding: Finding; key?: string 
 
 /** Whether any unwaived finding meets the fail-on threshold. */
 export function resultOf(findings: Finding[], failOn: FailOn): 'passed' | 'failed' {
-  return findings.some((f) => !f.waived && meetsThreshold(f.severity, failOn))
+  // A config that lowers failOn is one of the relaxations config-relaxed reports: that finding
+  // fails at error whatever the threshold it is about says.
+  const strictest: FailOn = meetsThreshold('error', failOn) ? failOn : 'error';
+  return findings.some(
+    (f) =>
+      !f.waived && meetsThreshold(f.severity, f.rule === 'config-relaxed' ? strictest : failOn),
+  )
     ? 'failed'
     : 'passed';
 }
@@ -580,12 +672,11 @@ async function auditServers(settings: Settings, options: AuditOptions): Promise<
         ? null
         : parseClassList(given.text, given.file ?? `${settings.classList} at ${given.label}`);
   // A base already read fails now if it does not parse; one still on its way, once awaited.
-  const base =
-    options.base instanceof Promise
-      ? options.base.then(parseBase)
-      : Promise.resolve(parseBase(options.base));
+  const given = options.base instanceof Promise ? options.base : Promise.resolve(options.base);
+  const base = given.then(parseBase);
   // Awaited only after a listing: until then its failure must not count as unhandled.
   base.catch(() => undefined);
+  if (options.baseFindings instanceof Promise) options.baseFindings.catch(() => undefined);
   const servers: ServerReport[] = [];
   for (const server of settings.servers)
     servers.push(await auditServer(server, settings, existing?.list, base, options));
@@ -606,7 +697,11 @@ async function auditServers(settings: Settings, options: AuditOptions): Promise<
     findings: [],
   };
   if (options.mode === 'update') {
-    const next = updatedClassList(existing?.list, servers, !settings.partial);
+    const prune = options.prune === true && !settings.partial;
+    const next = updatedClassList(existing?.list, servers, prune);
+    const audited = new Set(names);
+    const others = [...(existing?.list.tools.values() ?? [])].filter((r) => !audited.has(r.server));
+    if (others.length) report.others = { pruned: prune, records: others };
     report.written = { entries: 0, kept: 0 };
     for (const server of servers) {
       const live = new Set(server.tools.map((t) => t.name));
@@ -623,6 +718,8 @@ async function auditServers(settings: Settings, options: AuditOptions): Promise<
   if (options.mode === 'check') {
     report.updateCommand = options.updateCommand ?? DEFAULT_UPDATE_COMMAND;
     if (!existing) report.firstRun = true;
+    const removed = removedServers(await base, existing?.list, servers, settings);
+    if (removed.names.length) report.removedServers = removed.names;
     // A recorded server the config no longer has is the run's finding: under the first audited
     // server, it would blame that server (and its comment) alone.
     const ruleFindings = options.clientRules
@@ -633,7 +730,12 @@ async function auditServers(settings: Settings, options: AuditOptions): Promise<
       settings,
       (await options.approved) ?? false,
       options.today ?? new Date().toISOString().slice(0, 10),
-      [...staleServers(existing?.list, names, settings, report.updateCommand), ...ruleFindings],
+      [
+        ...staleServers(existing?.list, names, settings, report.updateCommand),
+        ...removed.findings,
+        ...((await options.baseFindings) ?? []),
+        ...ruleFindings,
+      ],
     );
     report.result = resultOf(allFindings(report), settings.failOn);
   }
@@ -643,17 +745,16 @@ async function auditServers(settings: Settings, options: AuditOptions): Promise<
 /**
  * The class list after update: each audited server's entries replaced by its live tools, each
  * keeping its reason (across a rename too, unless the class rose: see carriesReason); other
- * servers' entries untouched.
+ * servers' entries untouched, unless `prune` removes them (reviewed entries leave only when asked).
  */
 export function updatedClassList(
   existing: ClassList | undefined,
   servers: ServerReport[],
-  complete: boolean,
+  prune: boolean,
 ): ClassList {
   const audited = new Set(servers.map((s) => s.server));
-  // A full update rewrites the list: servers no longer configured (or renamed) leave it.
   const tools = new Map(
-    [...(existing?.tools ?? [])].filter(([, r]) => !complete || audited.has(r.server)),
+    [...(existing?.tools ?? [])].filter(([, r]) => !prune || audited.has(r.server)),
   );
   for (const report of servers) {
     // A tool listed malformed keeps its entry as it was: `before` leaves it out, so it stays.

@@ -11,7 +11,9 @@ import {
   type Overrides,
   updateCommandLine,
 } from './config.js';
+import { readBaseState } from './base.js';
 import { AuditError } from './errors.js';
+import type { Finding } from './findings.js';
 import { splitCommand } from './inputs.js';
 import { DEFAULT_CONFIG, MCP_JSON, POLICIES, type Policy } from './defaults.js';
 import { render, type Format } from './render.js';
@@ -37,6 +39,7 @@ const IGNORED: Record<'list' | 'update', Partial<Record<string, string>>> = {
     'base-ref': 'list compares the live server with no class list',
     approved: 'list does not judge findings, so there is nothing to approve',
     settings: 'list does not judge client rules',
+    prune: 'list writes no class list',
   },
   update: {
     'fail-on': 'update records the live tools and does not pass or fail on findings',
@@ -61,6 +64,7 @@ const OPTIONS = {
   base: { type: 'string' },
   'base-ref': { type: 'string' },
   approved: { type: 'boolean' },
+  prune: { type: 'boolean' },
   env: { type: 'string', multiple: true },
   cwd: { type: 'string' },
   url: { type: 'string' },
@@ -192,6 +196,16 @@ export async function runCli(argv: string[]): Promise<CliResult> {
     throw usageError('Give either a command after -- or --url, not both.', mode);
   if (dashdash >= 0 && !serverCommand.length)
     throw usageError('Nothing follows --: give the server command.', mode);
+  if (mode === 'check' && values.prune !== undefined)
+    throw usageError(
+      '--prune would be ignored: check writes no class list. Give it to update, or leave it out.',
+      mode,
+    );
+  if (values.prune && values.server)
+    throw usageError(
+      '--prune removes the entries of every server this run does not audit, and --server audits only some: give one or the other.',
+      mode,
+    );
   if (values.base !== undefined && values['base-ref'] !== undefined)
     throw usageError('Give --base or --base-ref, not both.', mode);
 
@@ -266,8 +280,9 @@ export async function runCli(argv: string[]): Promise<CliResult> {
     updateCommand: updateCommandLine(overrides, values.config),
     approved: values.approved ?? false,
   };
+  if (values.prune) options.prune = true;
   // A base that does not parse only warns (see usableBase), as in the action.
-  let checked: { base?: BaseText; warning?: string } = {};
+  let checked: { base?: BaseText; warning?: string; findings?: Finding[] } = {};
   if (values.base !== undefined) {
     let text: string;
     try {
@@ -284,16 +299,21 @@ export async function runCli(argv: string[]): Promise<CliResult> {
     checked = usableBase({ text, label: values.base, file: values.base }, values.base);
   } else if (values['base-ref'] !== undefined) {
     const ref = values['base-ref'];
-    checked = usableBase(
-      { text: await readAtRef(ref, settings.classList), label: ref },
-      `${settings.classList} at ${ref}`,
-    );
+    // The class list where REF's config puts it, and REF's config against today's.
+    checked = await readBaseState({
+      read: (path) => readAtRef(ref, path),
+      label: ref,
+      configPath,
+      headConfig: file,
+      headClassList: settings.classList,
+    });
   }
   if (checked.base) options.base = checked.base;
   if (mode === 'check') {
     const clientRules = await clientRulesInput(values.settings, file, configPath);
     if (clientRules) options.clientRules = clientRules;
   }
+  if (checked.findings) options.baseFindings = checked.findings;
   const report = await runAudit(settings, options);
   return {
     exitCode: report.result === 'failed' ? 1 : 0,

@@ -152,7 +152,7 @@ export function renderComment(report: ServerReport, context: CommentContext): st
     : `${body.slice(0, COMMENT_LIMIT - 200)}\n\n_Cut to fit GitHub's comment limit; see the job summary._\n`;
 }
 
-function variantOf(context: CommentContext): CommentVariant {
+export function variantOf(context: CommentContext): CommentVariant {
   return context.policies ? { policies: context.policies } : {};
 }
 
@@ -218,4 +218,30 @@ export async function upsertComment(
   if (!create) return { action: 'skipped' };
   const created = await client.createComment(repo, prNumber, body);
   return { id: created.id, action: 'created' };
+}
+
+/**
+ * The sticky comment of a server the base class list records under a name this run no longer
+ * audits: renamed (`now`, the name it is audited under) or removed. Updated, never created, so
+ * an old verdict does not stay on the PR beside the new one.
+ */
+export function renderRetiredComment(
+  marker: string,
+  server: string,
+  now: string | undefined,
+  failed: boolean,
+): string {
+  const name = codeSpanSafe(server, 64);
+  const verdict = failed ? '❌' : '✅';
+  return [
+    marker,
+    now !== undefined
+      ? `### ${verdict} MCP tool annotations for \`${name}\`: now audited as \`${codeSpanSafe(now, 64)}\``
+      : `### ${verdict} MCP tool annotations for \`${name}\`: no longer audited`,
+    '',
+    now !== undefined
+      ? `The base class list records this server as \`${name}\`; this run audits it as \`${codeSpanSafe(now, 64)}\` and compares its tools one by one. Its result is in the comment for \`${codeSpanSafe(now, 64)}\`.`
+      : `The base class list records this server, but no audited server matches it (\`server-removed\`): its reviewed tools leave review with this change. The run ${failed ? 'failed' : 'passed'}.`,
+    '',
+  ].join('\n');
 }

@@ -17,6 +17,11 @@ export interface ToolChange {
   tool: string;
   /** Full name before a rename. */
   renamedFrom?: string;
+  /**
+   * A rename guessed from hints, not proven by the schema: see {@link probableRenames}. Its
+   * reason is never carried over.
+   */
+  probable?: boolean;
   before?: ToolRecord;
   after?: ToolRecord;
   hints: HintMove[];
@@ -125,6 +130,27 @@ export function diffRecords(
       titleChanged: b.title !== a.title || b.titleSource !== a.titleSource,
     });
   }
+  for (const [oldKey, newKey] of probableRenames(
+    removed.filter((k) => !renamed.has(k)),
+    added.filter((k) => !renamed.has(k)),
+    before,
+    after,
+  )) {
+    const b = before.get(oldKey) as ToolRecord;
+    const a = after.get(newKey) as ToolRecord;
+    renamed.add(oldKey).add(newKey);
+    changes.push({
+      kind: 'renamed',
+      name: newKey,
+      tool: a.tool,
+      renamedFrom: oldKey,
+      probable: true,
+      before: b,
+      after: a,
+      hints: hintMoves(b, a),
+      titleChanged: b.title !== a.title || b.titleSource !== a.titleSource,
+    });
+  }
   for (const key of removed)
     if (!renamed.has(key)) {
       const b = before.get(key) as ToolRecord;
@@ -155,6 +181,67 @@ export function diffRecords(
     if (change) changes.push(change);
   }
   return changes.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+}
+
+/** The hints a tool's class is read from. */
+const CLASS_HINTS = ['readOnlyHint', 'destructiveHint'] as const;
+
+/**
+ * Whether `after`, taken as `before` renamed, would drop one of its class-bearing hints or
+ * relax its class: what a rename with a schema change could otherwise hide as removed + added.
+ */
+function wouldRelax(before: ToolRecord, after: ToolRecord): boolean {
+  return (
+    CLASS_RANK[after.class] < CLASS_RANK[before.class] ||
+    CLASS_HINTS.some((h) => before.hints[h] !== 'absent' && after.hints[h] === 'absent')
+  );
+}
+
+/** How alike two tool names are: the length of their common prefix and suffix. */
+function nameLikeness(a: string, b: string): number {
+  let prefix = 0;
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < a.length - prefix &&
+    suffix < b.length - prefix &&
+    a[a.length - 1 - suffix] === b[b.length - 1 - suffix]
+  )
+    suffix++;
+  return prefix + suffix;
+}
+
+/**
+ * The probable-rename heuristic: among the removed and added tools of one server that no schema
+ * paired, each removed tool (in name order) is paired with the added tool that would drop one of
+ * its class-bearing hints (readOnlyHint, destructiveHint) or relax its class, the most alike by
+ * name first. A rename that also changed the schema is then still judged as one tool, so
+ * hint-dropped and class-relaxed apply; a removal and an unrelated addition that happen to fit
+ * are reported the same way, as probable, which a reviewer can approve.
+ */
+function probableRenames(
+  removed: string[],
+  added: string[],
+  before: Map<string, ToolRecord>,
+  after: Map<string, ToolRecord>,
+): [string, string][] {
+  const pairs: [string, string][] = [];
+  const free = new Set([...added].sort());
+  for (const oldKey of [...removed].sort()) {
+    const b = before.get(oldKey) as ToolRecord;
+    let best: { key: string; likeness: number } | undefined;
+    for (const newKey of free) {
+      const a = after.get(newKey) as ToolRecord;
+      if (a.server !== b.server || !wouldRelax(b, a)) continue;
+      const likeness = nameLikeness(b.tool, a.tool);
+      if (!best || likeness > best.likeness) best = { key: newKey, likeness };
+    }
+    if (best) {
+      free.delete(best.key);
+      pairs.push([oldKey, best.key]);
+    }
+  }
+  return pairs;
 }
 
 function describeHint(value: RecordedHint): string {
@@ -198,6 +285,7 @@ export function carriesReason(change: ToolChange): boolean {
   const { before, after } = change;
   return (
     change.kind === 'renamed' &&
+    change.probable !== true &&
     before?.reason !== undefined &&
     after !== undefined &&
     CLASS_RANK[after.class] <= CLASS_RANK[before.class]
@@ -208,6 +296,8 @@ export function carriesReason(change: ToolChange): boolean {
 function reasonNote(change: ToolChange, carried: string): string {
   const { before, after } = change;
   if (before?.reason === undefined || !after) return '';
+  if (change.probable)
+    return '; its reason is not carried over to a probable rename: review the tool and give it a reason';
   return carriesReason(change)
     ? `; ${carried}`
     : `; its reason is not carried over because the class rose from ${before.class} to ${after.class}: review the tool and give it a new reason`;
@@ -238,7 +328,14 @@ export function changeFindings(changes: ToolChange[]): Finding[] {
         finding(
           'tool-renamed',
           tool,
-          `Renamed from ${before.tool} (same input schema)${reasonNote(change, 'its reason is carried over')}.`,
+          change.probable
+            ? `Probably renamed from ${before.tool}: ${before.tool} was removed and this tool, with another input schema, was added with ${before.tool}'s class-bearing hints dropped or its class relaxed, so the two are compared as one tool${reasonNote(change, '')}.`
+            : `Renamed from ${before.tool} (same input schema)${reasonNote(change, 'its reason is carried over')}.`,
+          change.probable
+            ? {
+                fix: `If ${tool} is a new tool rather than ${before.tool} renamed, review what it declares and approve the findings with the approval label.`,
+              }
+            : {},
         ),
       );
     const dropped = change.hints.filter((m) => m.before !== 'absent' && m.after === 'absent');
@@ -322,7 +419,7 @@ export function driftFindings(
         what = 'is in the class list but no longer served';
         break;
       case 'renamed':
-        what = `is served under a new name (was ${change.before?.tool})${reasonNote(change, 'update carries its reason over')}`;
+        what = `is served under a new name (${change.probable ? 'probably ' : ''}was ${change.before?.tool})${reasonNote(change, 'update carries its reason over')}`;
         break;
       case 'changed': {
         const parts: string[] = [];

@@ -65,7 +65,8 @@ Check options:
   --fail-on LEVEL            error (default), warning, notice or never
   --class-list FILE          the reviewed class list (default ${DEFAULT_CLASS_LIST})
   --base FILE                the class list before the change, to compare with
-  --base-ref REF             read the base class list with git show REF:<class list>
+  --base-ref REF             read the base class list with git show REF:<class list> (at the
+                             path REF's config file names), and compare REF's config file
   --approved                 the change is approved: hint-dropped and class-relaxed become notices
 
 ${COMMON_HELP}`,
@@ -76,6 +77,8 @@ Writes the class list from the live server: sorted, stable, each tool's "reason"
 
 Update options:
   --class-list FILE          the class list to write (default ${DEFAULT_CLASS_LIST})
+  --prune                    also remove the entries of servers this run does not audit
+                             (without it they are kept; every removed entry is listed)
 
 ${COMMON_HELP}`,
   rules: `Usage: mcp-annotation-auditor rules [options]

@@ -11,21 +11,17 @@ import {
   setSecret,
   SUMMARY_LIMIT,
 } from './actions.js';
-import {
-  allFindings,
-  keyedFindings,
-  runAudit,
-  type AuditOptions,
-  type BaseText,
-  type Report,
-} from './audit.js';
-import { parseClassList, toolLines, usableBase } from './classlist.js';
+import { allFindings, keyedFindings, runAudit, type AuditOptions, type Report } from './audit.js';
+import { readBaseState, type BaseRead } from './base.js';
+import { parseClassList, toolLines } from './classlist.js';
 import {
   commentMarker,
   renderComment,
+  renderRetiredComment,
   serverFailed,
   serverComments,
   serverMarker,
+  variantOf,
   upsertComment,
   type CommentContext,
   type CommentTarget,
@@ -329,6 +325,39 @@ async function postComments(
       notes.push(message);
     }
   }
+  // The comments of servers the base records under a name no longer audited: renamed or removed.
+  const retired: [string, string | undefined][] = [
+    ...report.servers.flatMap((s): [string, string][] =>
+      s.renamedFrom !== undefined ? [[s.renamedFrom, s.server]] : [],
+    ),
+    ...(report.removedServers ?? []).map((name): [string, undefined] => [name, undefined]),
+  ];
+  for (const [server, now] of retired) {
+    const failed =
+      now === undefined
+        ? report.result === 'failed'
+        : serverFailed(
+            report.servers.find((s) => s.server === now) as Report['servers'][number],
+            context.failOn,
+            context.runFindings,
+          );
+    // The retired server's comment of this run's configuration (policies, and the era of the
+    // server that now stands for it).
+    const era = report.servers.find((s) => s.server === now)?.era;
+    const marker = commentMarker(server, { ...variantOf(context), ...(era ? { era } : {}) });
+    const result = await upsertComment(
+      target,
+      server,
+      marker,
+      renderRetiredComment(marker, server, now, failed),
+      false,
+    ).catch(() => undefined);
+    // Into the job summary: the names may come from a report file, untrusted.
+    if (result?.action === 'updated')
+      notes.push(
+        `Comment for ${markdownSafe(server, 64)}: updated (#${result.id}), ${now !== undefined ? `now audited as ${markdownSafe(now, 64)}` : 'no longer audited'}.`,
+      );
+  }
   return { ids, notes };
 }
 
@@ -623,21 +652,21 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
       const repoPath = repoRelative(settings.classList, env);
       const options: AuditOptions = { mode: inputs.mode, updateCommand };
       // Read while the server boots and lists its tools: the audit waits for it only then.
-      let baseRead: Promise<{ base?: BaseText; warning?: string }> | undefined;
+      let baseRead: Promise<BaseRead> | undefined;
       if (inputs.mode === 'check' && pull) {
         const baseSha = pull.baseSha;
         // A base that cannot be read fails the audit (a dropped hint would pass unseen); one
-        // that does not parse must not block the PR that repairs it, and only warns.
-        baseRead = repoPath.then(async (path) =>
-          usableBase(
-            {
-              text: await readBase(client, repo, path, baseSha),
-              label: `the base commit ${baseSha.slice(0, 12)}`,
-            },
-            `${path} at the base commit`,
-          ),
-        );
+        // that does not parse must not block the PR that repairs it, and only warns. The class
+        // list is read where the base commit's config puts it, and that config is compared.
+        baseRead = readBaseState({
+          read: async (path) => readBase(client, repo, await repoRelative(path, env), baseSha),
+          label: `the base commit ${baseSha.slice(0, 12)}`,
+          configPath: inputs.config,
+          headConfig: file,
+          headClassList: settings.classList,
+        });
         options.base = baseRead.then((read) => read.base);
+        options.baseFindings = baseRead.then((read) => read.findings);
         // Awaited through the audit; until then a failure must not count as unhandled.
         baseRead.catch(() => undefined);
       }

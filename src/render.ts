@@ -8,7 +8,7 @@ import {
 } from './audit.js';
 import type { EraSetting } from './config.js';
 import type { Policy } from './defaults.js';
-import type { RecordedHint, ToolRecord } from './classlist.js';
+import { fullToolName, type RecordedHint, type ToolRecord } from './classlist.js';
 import type { ToolChange } from './diff.js';
 import { codeSpanSafe, markdownSafe, terminalSafe } from './escape.js';
 import type { Finding } from './findings.js';
@@ -84,6 +84,7 @@ function changeJson(server: string, c: ToolChange) {
     name: c.name,
     tool: c.tool,
     ...(c.renamedFrom ? { renamedFrom: c.renamedFrom } : {}),
+    ...(c.probable ? { probable: true } : {}),
     before: c.before ? recordJson(c.before) : null,
     after: c.after ? recordJson(c.after) : null,
     hints: c.hints,
@@ -200,7 +201,9 @@ function changeLine(c: ToolChange): string {
     default: {
       const parts = [];
       if (c.kind === 'renamed')
-        parts.push(`renamed from ${terminalSafe(c.before?.tool ?? '', 64)}`);
+        parts.push(
+          `${c.probable ? 'probably ' : ''}renamed from ${terminalSafe(c.before?.tool ?? '', 64)}`,
+        );
       if (c.before?.class !== c.after?.class)
         parts.push(`class ${c.before?.class} -> ${c.after?.class}`);
       if (c.before?.reach !== c.after?.reach)
@@ -336,7 +339,20 @@ export function verdictLine(report: Report): string {
   const c = reportCounts(report);
   if (report.mode === 'update') {
     const { entries, kept } = report.written ?? { entries: c.tools, kept: 0 };
-    const held = `${plural(entries, 'tool')}${kept ? `; ${kept} kept as reviewed because ${kept === 1 ? 'its tool was' : 'their tools were'} listed malformed` : ''}`;
+    const removed =
+      report.servers.reduce((n, s) => n + s.changes.filter((c) => c.kind === 'removed').length, 0) +
+      (report.others?.pruned ? report.others.records.length : 0);
+    const others = report.others;
+    const otherServers = others ? [...new Set(others.records.map((r) => r.server))] : [];
+    const held = [
+      `${plural(entries, 'tool')}${kept ? `; ${kept} kept as reviewed because ${kept === 1 ? 'its tool was' : 'their tools were'} listed malformed` : ''}`,
+      ...(removed ? [`${plural(removed, 'entry').replace(/entrys$/, 'entries')} removed`] : []),
+      ...(others && !others.pruned
+        ? [
+            `${plural(others.records.length, 'entry').replace(/entrys$/, 'entries')} of ${otherServers.map((n) => `"${terminalSafe(n, 64)}"`).join(', ')}, not audited, kept (--prune removes them)`,
+          ]
+        : []),
+    ].join('; ');
     return report.classListWritten
       ? `UPDATED: ${report.classList} (${held}). Review the diff and commit it.`
       : `UNCHANGED: ${report.classList} (${held}). Nothing changed, so there is nothing to commit.`;
@@ -378,6 +394,17 @@ function unpinnedNote(s: ServerReport): string {
 export function renderText(report: Report): string {
   const parts = report.servers.map(serverText);
   if (report.firstRun) parts.unshift(firstRunText(report));
+  if (report.others?.pruned)
+    parts.push(
+      [
+        'Changes (servers not audited, removed with --prune):',
+        ...report.others.records.map(
+          (r) =>
+            `- ${terminalSafe(fullToolName(r.server, r.tool), 120)}: removed, was ${r.class} (${r.reach})`,
+        ),
+        '',
+      ].join('\n'),
+    );
   // The run's own findings (stale waivers, a recorded server no longer configured).
   if (report.findings.length)
     parts.push(
@@ -423,7 +450,9 @@ export function changesTable(changes: ToolChange[]): Table {
             : `${c.before[key]} → **${c.after[key]}**`
           : ((c.after ?? c.before)?.[key] ?? '');
       const what =
-        c.kind === 'renamed' ? `renamed from ${markdownSafe(c.before?.tool ?? '', 64)}` : c.kind;
+        c.kind === 'renamed'
+          ? `${c.probable ? 'probably ' : ''}renamed from ${markdownSafe(c.before?.tool ?? '', 64)}`
+          : c.kind;
       const moved = c.hints
         .map((m) => `${m.hint}: ${mdHint(m.before)} → ${mdHint(m.after)}`)
         .join('<br>');

@@ -38,7 +38,8 @@ export const RULES = {
   'tool-renamed': {
     severity: 'notice',
     approvable: false,
-    summary: 'same input schema under a new name; its reason is carried over unless the class rose',
+    summary:
+      'same input schema under a new name, or a probable rename (a removed and an added tool whose class-bearing hints were dropped or relaxed); a reason is carried over only for a same-schema rename whose class did not rise',
   },
   'policy-claude': {
     severity: 'error',
@@ -115,6 +116,23 @@ export const RULES = {
     severity: 'notice',
     approvable: false,
     summary: 'a Claude Code allow rule made dead by a broader ask or deny',
+  },
+  'server-removed': {
+    severity: 'error',
+    approvable: true,
+    summary: 'the base class list records a server that no audited server matches',
+  },
+  'config-relaxed': {
+    severity: 'error',
+    approvable: true,
+    summary:
+      "the PR's config relaxes the base commit's: a rule turned down or off, a new waiver, a lower failOn, a policy removed",
+  },
+  'class-list-moved': {
+    severity: 'notice',
+    approvable: false,
+    summary:
+      'the class list is at another path than at the base commit: the two files are compared',
   },
 } as const satisfies Record<string, { severity: Severity; approvable: boolean; summary: string }>;
 

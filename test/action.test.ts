@@ -703,10 +703,10 @@ describe('the action, run as GitHub runs it', () => {
 
   it('settings in the config file take effect when the workflow sets no input', async () => {
     const { dir, base } = await workspace(api, spec);
-    await writeFile(
-      join(dir, '.github-config.yml'),
-      'classList: tools.json\nfailOn: never\npolicies: [explicit]\n',
-    );
+    const config = 'classList: tools.json\nfailOn: never\npolicies: [explicit]\n';
+    await writeFile(join(dir, '.github-config.yml'), config);
+    // The same at the base: nothing is relaxed (config-relaxed compares the two).
+    api.setFile(DEFAULT_BASE_SHA, '.github-config.yml', config);
     const run = await runAction({
       workspace: dir,
       apiUrl: api.url,
@@ -1279,10 +1279,11 @@ describe('the action, run as GitHub runs it', () => {
 
     it('findings about the run (a stale waiver) fail the comment and reach SARIF', async () => {
       const { dir, base } = await workspace(api, spec);
-      await writeFile(
-        join(dir, 'auditor.yml'),
-        'failOn: warning\nwaivers:\n  - {rule: hint-dropped, tool: ghost_tool, reason: gone}\n',
-      );
+      const config =
+        'failOn: warning\nwaivers:\n  - {rule: hint-dropped, tool: ghost_tool, reason: gone}\n';
+      await writeFile(join(dir, 'auditor.yml'), config);
+      // The waiver was there at the base already: not a new one (config-relaxed).
+      api.setFile(DEFAULT_BASE_SHA, 'auditor.yml', config);
       const run = await runAction({
         workspace: dir,
         apiUrl: api.url,
@@ -1373,6 +1374,64 @@ describe('the action, run as GitHub runs it', () => {
         '/repos/octo-org/octo-repo/contents/mcp-tool-classes.json',
       );
       expect(api.commentsOn(1)[0]?.body).toContain('edit → **read**');
+    });
+  });
+
+  describe("a PR that renames the server's key and relaxes the config", () => {
+    it('still fails on the dropped hint, marks the old comment, and shows config-relaxed', async () => {
+      const dir = await tempDir();
+      const configPath = '.github/mcp-annotation-auditor.yml';
+      await mkdir(join(dir, '.github'), { recursive: true });
+      const entry = (file: string) => ({
+        command: 'node',
+        args: [join(SERVERS, 'configurable.mjs'), join(dir, file)],
+      });
+      await writeFile(join(dir, 'base.json'), JSON.stringify(spec));
+      await writeFile(join(dir, 'head.json'), JSON.stringify(dropDestructive(spec)));
+      const baseConfig = JSON.stringify({
+        policies: ['claude'],
+        servers: { notes: entry('base.json') },
+      });
+      // The class list at the base, recorded from the base's config.
+      await writeFile(join(dir, configPath), baseConfig);
+      const record = await runCli(['update', '--config', configPath], { cwd: dir });
+      expect(record.code, record.stderr).toBe(0);
+      api.setFile(
+        DEFAULT_BASE_SHA,
+        'mcp-tool-classes.json',
+        await readFile(join(dir, 'mcp-tool-classes.json'), 'utf8'),
+      );
+      api.setFile(DEFAULT_BASE_SHA, configPath, baseConfig);
+      const old = api.seedComment({
+        body: `${MARKER}\n### ❌ MCP tool annotations for \`notes\`: failed`,
+      });
+      // The PR: key notes2, the hint dropped and recorded, and hint-dropped turned to a warning.
+      await writeFile(
+        join(dir, configPath),
+        JSON.stringify({
+          policies: ['claude'],
+          rules: { 'hint-dropped': 'warning' },
+          servers: { notes2: entry('head.json') },
+        }),
+      );
+      expect((await runCli(['update', '--prune', '--config', configPath], { cwd: dir })).code).toBe(
+        0,
+      );
+
+      const run = await runAction({ workspace: dir, apiUrl: api.url, inputs: {} });
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      expect(run.outputs.result).toBe('failed');
+      const comments = api.commentsOn(1);
+      const oldNow = comments.find((c) => c.id === old.id);
+      expect(oldNow?.body).toContain(
+        '### ❌ MCP tool annotations for `notes`: now audited as `notes2`',
+      );
+      const current = comments.find((c) =>
+        c.body.startsWith('<!-- mcp-annotation-auditor:notes2 -->'),
+      );
+      expect(current?.body).toContain('`hint-dropped`');
+      expect(current?.body).toContain('`config-relaxed`');
+      expect(current?.body).toContain(`rule hint-dropped is turned down to warning (was error)`);
     });
   });
 });

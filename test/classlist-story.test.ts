@@ -254,8 +254,29 @@ describe('the class list story, over real server processes', () => {
           ),
       ),
     ).toBe(true);
-    // Recording the new name replaces the old server's entries, and the base still catches the drop.
-    expect((await runCli(['update', '--class-list', ownList, '--', ...renamed])).code).toBe(0);
+    // Recording the new name keeps the old server's reviewed entries, and says so; --prune
+    // removes them, listing each. The base still catches the drop.
+    const kept = await runCli(['update', '--class-list', ownList, '--', ...renamed]);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stdout.trim().split('\n').at(-1)).toBe(
+      `UPDATED: ${ownList} (3 tools; 3 entries of "notes", not audited, kept (--prune removes them)). Review the diff and commit it.`,
+    );
+    expect(Object.keys((await readList(ownList)).tools).sort()).toEqual([
+      'mcp__notes2__add_note',
+      'mcp__notes2__delete_note',
+      'mcp__notes2__list_notes',
+      'mcp__notes__add_note',
+      'mcp__notes__delete_note',
+      'mcp__notes__list_notes',
+    ]);
+    const pruned = await runCli(['update', '--prune', '--class-list', ownList, '--', ...renamed]);
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(pruned.stdout).toContain(
+      'Changes (servers not audited, removed with --prune):\n- mcp__notes__add_note: removed, was edit (closed)\n- mcp__notes__delete_note: removed, was delete (closed)\n- mcp__notes__list_notes: removed, was read (closed)\n',
+    );
+    expect(pruned.stdout.trim().split('\n').at(-1)).toBe(
+      `UPDATED: ${ownList} (3 tools; 3 entries removed). Review the diff and commit it.`,
+    );
     expect(
       Object.keys((await readList(ownList)).tools).every((k) => k.startsWith('mcp__notes2__')),
     ).toBe(true);
