@@ -1086,7 +1086,7 @@ describe('the action, run as GitHub runs it', () => {
       // Told the server's command (the step never runs it), the comment gives the whole line.
       await commentJob(report, workflowRunEvent(), { command: 'node dist/server.js' });
       expect(api.commentsOn(1)[0]?.body).toContain(
-        'To accept a change, run `npx mcp-annotation-auditor update -- node dist/server.js` and commit the file',
+        'To accept a change, run `npx mcp-annotation-auditor@0.1.0 update -- node dist/server.js` and commit the file',
       );
     });
 
@@ -1403,7 +1403,7 @@ describe('the action, run as GitHub runs it', () => {
       );
       api.setFile(DEFAULT_BASE_SHA, configPath, baseConfig);
       const old = api.seedComment({
-        body: `${MARKER}\n### ❌ MCP tool annotations for \`notes\`: failed`,
+        body: `${CLAUDE_MARKER}\n### ❌ MCP tool annotations for \`notes\`: failed`,
       });
       // The PR: key notes2, the hint dropped and recorded, and hint-dropped turned to a warning.
       await writeFile(
@@ -1427,7 +1427,7 @@ describe('the action, run as GitHub runs it', () => {
         '### ❌ MCP tool annotations for `notes`: now audited as `notes2`',
       );
       const current = comments.find((c) =>
-        c.body.startsWith('<!-- mcp-annotation-auditor:notes2 -->'),
+        c.body.startsWith('<!-- mcp-annotation-auditor:notes2 policies=claude -->'),
       );
       expect(current?.body).toContain('`hint-dropped`');
       expect(current?.body).toContain('`config-relaxed`');
