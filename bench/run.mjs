@@ -120,7 +120,7 @@ const PINNING =
 
 /**
  * What `check` loads past its entry when there is no config file: the commands chunk and the MCP
- * SDK's chunk (src/sdk.ts), with the chunks they import. The floor+load reference imports these.
+ * SDK's chunk (src/server/sdk.ts), with the chunks they import. The floor+load reference imports these.
  */
 const LOADED_BY_CHECK = readdirSync(join(DIST, 'chunks'))
   .filter((name) => /^(commands|sdk)-.*\.js$/.test(name))

@@ -35,7 +35,7 @@ const zodLocales = fileURLToPath(new URL('../node_modules/zod/v4/locales/', impo
  * Code the auditor never runs, kept out of the bundles so that it is neither read nor compiled
  * while the server under audit boots:
  * - the SDK's Node shims import Ajv as the default validator of tool results; the auditor never
- *   calls a tool, so src/sdk-shims.ts stands in for them (the alias below);
+ *   calls a tool, so src/server/sdk-shims.ts stands in for them (the alias below);
  * - zod re-exports every locale's error messages as `z.locales`; only English is used (zod itself
  *   imports it directly).
  * Checked below, though not done by the plugin: zod's `z.compile` and JSON Schema importer, which
@@ -78,7 +78,7 @@ function assertLeftOut(result) {
 }
 
 const common = {
-  alias: { '@modelcontextprotocol/client/_shims': './src/sdk-shims.ts' },
+  alias: { '@modelcontextprotocol/client/_shims': './src/server/sdk-shims.ts' },
   plugins: [leaveOut],
   metafile: true,
   bundle: true,

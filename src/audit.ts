@@ -1,5 +1,5 @@
 import { relative, resolve, sep } from 'node:path';
-import { classifyTool, type ClassifiedTool } from './classify.js';
+import { classifyTool, type ClassifiedTool } from './core/classify.js';
 import {
   fullToolName,
   normalizeServerName,
@@ -11,8 +11,8 @@ import {
   writeFileAtomic,
   type ClassList,
   type ToolRecord,
-} from './classlist.js';
-import type { EraSetting, ServerSettings, Settings, Waiver } from './config.js';
+} from './core/classlist.js';
+import type { EraSetting, ServerSettings, Settings, Waiver } from './config/settings.js';
 import {
   CLASS_RANK,
   carriesReason,
@@ -23,22 +23,22 @@ import {
   describeTitleMove,
   isSchemaOnly,
   type ToolChange,
-} from './diff.js';
+} from './core/diff.js';
 import { AuditError } from './errors.js';
 import { gitShow } from './git.js';
-import { finding, type Finding } from './findings.js';
-import { listTools, type Listing, type ProtocolEra } from './listing.js';
-import type { Policy } from './defaults.js';
-import { stopsSettled, stopUnclaimed } from './process.js';
-import { checkPolicies } from './policies.js';
+import { finding, type Finding } from './core/findings.js';
+import { listTools, type Listing, type ProtocolEra } from './server/listing.js';
+import type { Policy } from './config/defaults.js';
+import { stopsSettled, stopUnclaimed } from './server/process.js';
+import { checkPolicies } from './core/policies.js';
 import { redactArgs, redactUrl } from './redact.js';
-import { bySeverity, meetsThreshold, RULES, type FailOn } from './rules.js';
+import { bySeverity, meetsThreshold, RULES, type FailOn } from './core/rules.js';
 import {
   applyClientRules,
   type ClaudeCodeDecision,
   type ClientRulesInput,
-} from './client-rules.js';
-import { isMalformed, parseTool, type MalformedTool } from './tools.js';
+} from './clients/client-rules.js';
+import { isMalformed, parseTool, type MalformedTool } from './core/tools.js';
 import { NPX_COMMAND } from './version.js';
 
 export interface AuditedTool extends ClassifiedTool {

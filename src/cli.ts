@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { quickAnswer, type CliResult } from './help.js';
+import { quickAnswer, type CliResult } from './cli/help.js';
 import { describeError } from './errors.js';
 import { noWorkflowCommands } from './escape.js';
 import {
@@ -8,7 +8,7 @@ import {
   prestartServer,
   serverEnvironment,
   stopUnclaimed,
-} from './process.js';
+} from './server/process.js';
 
 /**
  * For `<command> [options] -- <server...>`, the server's spawn spec follows from argv alone, so
@@ -51,7 +51,7 @@ function prestart(argv: string[]): void {
 async function runCommand(argv: string[]): Promise<CliResult> {
   prestart(argv);
   try {
-    const { runCli } = await import('./commands.js');
+    const { runCli } = await import('./cli/commands.js');
     return await runCli(argv);
   } catch (error) {
     return {

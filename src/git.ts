@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { BASE_ENV } from './process.js';
+import { BASE_ENV } from './server/process.js';
 
 const BASE = new Set(BASE_ENV.map((key) => key.toUpperCase()));
 

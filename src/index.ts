@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
-import { readEarly, type EarlyStart } from './early.js';
-import { readInputs } from './inputs.js';
+import { readEarly, type EarlyStart } from './prestart.js';
+import { readInputs } from './config/inputs.js';
 import {
   exitOnceWritten,
   parseEnvEntries,
   prestartServer,
   serverEnvironment,
   stopUnclaimed,
-} from './process.js';
+} from './server/process.js';
 
 /**
  * With a stdio `command` input, the server's spawn spec follows from the inputs alone: the server
@@ -56,7 +56,7 @@ function startEarly(env: NodeJS.ProcessEnv): EarlyStart | undefined {
 async function main(): Promise<void> {
   const early = startEarly(process.env);
   try {
-    const { run } = await import('./main.js');
+    const { run } = await import('./action/main.js');
     await run(process.env, early);
   } finally {
     await stopUnclaimed();

@@ -4,12 +4,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { auditListings, describeTarget, runAudit, type AuditOptions } from '../src/audit.js';
-import { parseClassList, serializeClassList } from '../src/classlist.js';
-import { renderComment } from '../src/comment.js';
-import { readConfigFile, resolveSettings, type Overrides } from '../src/config.js';
-import type { Finding } from '../src/findings.js';
-import { renderJson, renderMarkdown, renderText } from '../src/render.js';
-import { renderSarif } from '../src/sarif.js';
+import { parseClassList, serializeClassList } from '../src/core/classlist.js';
+import { renderComment } from '../src/report/comment.js';
+import { readConfigFile, resolveSettings, type Overrides } from '../src/config/settings.js';
+import type { Finding } from '../src/core/findings.js';
+import { renderJson, renderMarkdown, renderText } from '../src/report/render.js';
+import { renderSarif } from '../src/report/sarif.js';
 import {
   EXAMPLE,
   notesSpec,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, classifyTool, hashSchema, titleOf } from '../src/classify.js';
-import { parseTool, parseWithZod, type ListedTool } from '../src/tools.js';
+import { canonicalJson, classifyTool, hashSchema, titleOf } from '../src/core/classify.js';
+import { parseTool, parseWithZod, type ListedTool } from '../src/core/tools.js';
 import { variants } from './support/variants.js';
 
 const tool = (
@@ -169,7 +169,7 @@ describe('hashSchema', () => {
 
 describe('zod configuration', () => {
   it('parses without compiling parsers (src/zod.ts), for the SDK schemas too', async () => {
-    await import('../src/listing.js');
+    await import('../src/server/listing.js');
     const { z } = await import('zod');
     expect(z.config().jitless).toBe(true);
   });

@@ -11,7 +11,7 @@ import {
   type ToolRecord,
   wellFormed,
   writeFileAtomic,
-} from '../src/classlist.js';
+} from '../src/core/classlist.js';
 import { describeError } from '../src/errors.js';
 import { tempDir } from './support/cli.js';
 import { variants } from './support/variants.js';

@@ -1,11 +1,11 @@
-// The CLI's commands in-process (src/commands.ts, not the bundle): what each command accepts,
+// The CLI's commands in-process (src/cli/commands.ts, not the bundle): what each command accepts,
 // what it says, and how a base class list that does not parse is taken.
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/commands.js';
+import { runCli } from '../src/cli/commands.js';
 import { describeError } from '../src/errors.js';
 import {
   droppedHintServers,

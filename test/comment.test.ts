@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commentMarker } from '../src/comment.js';
+import { commentMarker } from '../src/report/comment.js';
 
 describe('commentMarker', () => {
   it('tells apart runs on one server by policies and era; the defaults keep the plain marker', () => {

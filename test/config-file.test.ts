@@ -8,9 +8,9 @@ import {
   secretsOfServers,
   updateCommandLine,
   waiverLines,
-} from '../src/config.js';
+} from '../src/config/settings.js';
 import { describeError } from '../src/errors.js';
-import { readInputs } from '../src/inputs.js';
+import { readInputs } from '../src/config/inputs.js';
 import { tempDir } from './support/cli.js';
 
 /** Writes `text` to `name` in a fresh folder and reads it as a config file. */

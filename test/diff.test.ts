@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { classifyTool } from '../src/classify.js';
-import { toRecord, type ToolRecord } from '../src/classlist.js';
-import { changeFindings, diffRecords, driftFindings, isSchemaOnly } from '../src/diff.js';
-import type { ListedTool } from '../src/tools.js';
+import { classifyTool } from '../src/core/classify.js';
+import { toRecord, type ToolRecord } from '../src/core/classlist.js';
+import { changeFindings, diffRecords, driftFindings, isSchemaOnly } from '../src/core/diff.js';
+import type { ListedTool } from '../src/core/tools.js';
 
 function records(...tools: ListedTool[]): Map<string, ToolRecord> {
   return new Map(tools.map((t) => [`mcp__s__${t.name}`, toRecord('s', classifyTool(t))]));

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { RULE_IDS, RULES } from '../src/rules.js';
+import { RULE_IDS, RULES } from '../src/core/rules.js';
 import { ROOT } from './support/cli.js';
 
 const run = promisify(execFile);

@@ -6,8 +6,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuditError, describeError } from '../src/errors.js';
-import { DEFAULT_LIMITS, listTools, type ListLimits, type ServerTarget } from '../src/listing.js';
-import { serverEnvironment, type SpawnSpec } from '../src/process.js';
+import {
+  DEFAULT_LIMITS,
+  listTools,
+  type ListLimits,
+  type ServerTarget,
+} from '../src/server/listing.js';
+import { serverEnvironment, type SpawnSpec } from '../src/server/process.js';
 import { freePort, SERVERS } from './support/cli.js';
 import { expectNoneLeft, killReported, watched } from './support/pids.js';
 import { killAllFixtures, spawnFixture } from './support/spawn-fixture.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inputSecrets, readInputs, splitCommand } from '../src/inputs.js';
+import { inputSecrets, readInputs, splitCommand } from '../src/config/inputs.js';
 
 describe('splitCommand', () => {
   it('splits words and honours quotes and backslashes, without a shell', () => {

@@ -1,11 +1,11 @@
 // Parts of the action that run without the bundle, against the fake GitHub API.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Report } from '../src/audit.js';
-import { commentMarker } from '../src/comment.js';
-import { waiverLines, type Waiver } from '../src/config.js';
-import { finding } from '../src/findings.js';
-import { GitHubClient } from '../src/github.js';
-import { annotationsOf, markCommentsFailed } from '../src/main.js';
+import { commentMarker } from '../src/report/comment.js';
+import { waiverLines, type Waiver } from '../src/config/settings.js';
+import { finding } from '../src/core/findings.js';
+import { GitHubClient } from '../src/action/github.js';
+import { annotationsOf, markCommentsFailed } from '../src/action/main.js';
 import { secretsOf } from '../src/redact.js';
 import { DEFAULT_REPOSITORY, startGitHubApi, type FakeGitHub } from './support/github-api.js';
 

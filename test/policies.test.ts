@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { classifyTool } from '../src/classify.js';
-import { checkPolicies } from '../src/policies.js';
-import type { ListedTool } from '../src/tools.js';
+import { classifyTool } from '../src/core/classify.js';
+import { checkPolicies } from '../src/core/policies.js';
+import type { ListedTool } from '../src/core/tools.js';
 
 const full = {
   title: 'List notes',

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, listTools } from '../src/listing.js';
+import { DEFAULT_LIMITS, listTools } from '../src/server/listing.js';
 import {
   parseStat,
   ProcessTree,
@@ -15,7 +15,7 @@ import {
   stopsSettled,
   threadChildren,
   type SpawnSpec,
-} from '../src/process.js';
+} from '../src/server/process.js';
 import { EXAMPLE } from './support/cli.js';
 import { expectNoneLeft, killReported, reportedPids, watched } from './support/pids.js';
 import { isAlive, LEGACY_INITIALIZE, waitUntilGone } from './support/spawn-fixture.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseReport } from '../src/reportfile.js';
+import { parseReport } from '../src/report/reportfile.js';
 
 describe('parseReport', () => {
   it('refuses a report of list or update, which holds no verdict on the PR', () => {

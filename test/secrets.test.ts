@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inputSecrets } from '../src/inputs.js';
+import { inputSecrets } from '../src/config/inputs.js';
 import { EXAMPLE, freePort, ROOT, runCli, SERVERS, tempDir, writeConfig } from './support/cli.js';
 import { expectCouldNotAudit } from './support/pids.js';
 import { killAllFixtures, spawnFixture } from './support/spawn-fixture.js';

@@ -1,7 +1,7 @@
-import type { ServerReport } from './audit.js';
-import type { ClassList, ToolRecord } from './classlist.js';
+import type { ServerReport } from '../audit.js';
+import type { ClassList, ToolRecord } from '../core/classlist.js';
 import { mappedDecision, type RuleMapping, type SettingsFile } from './claude-settings.js';
-import { finding, type Finding } from './findings.js';
+import { finding, type Finding } from '../core/findings.js';
 import {
   decide,
   ruleShape,

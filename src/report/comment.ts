@@ -1,10 +1,10 @@
-import { resultOf, type ServerReport } from './audit.js';
-import type { EraSetting } from './config.js';
-import { POLICIES, type Policy } from './defaults.js';
-import { DEFAULT_POLICIES } from './policies.js';
-import type { Finding } from './findings.js';
-import { codeSpanSafe } from './escape.js';
-import type { GitHubClient, IssueComment, RepoRef } from './github.js';
+import { resultOf, type ServerReport } from '../audit.js';
+import type { EraSetting } from '../config/settings.js';
+import { POLICIES, type Policy } from '../config/defaults.js';
+import { DEFAULT_POLICIES } from '../core/policies.js';
+import type { Finding } from '../core/findings.js';
+import { codeSpanSafe } from '../escape.js';
+import type { GitHubClient, IssueComment, RepoRef } from '../action/github.js';
 import {
   changesTable,
   countsOf,
@@ -14,8 +14,8 @@ import {
   plural,
   type Table,
 } from './render.js';
-import type { FailOn } from './rules.js';
-import { NPX_COMMAND } from './version.js';
+import type { FailOn } from '../core/rules.js';
+import { NPX_COMMAND } from '../version.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; we stay well below. */
 export const COMMENT_LIMIT = 65_536;

@@ -1,16 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod/v4';
-import { lazily } from './lazy.js';
-import { normalizeServerName } from './classlist.js';
+import { lazily } from '../lazy.js';
+import { normalizeServerName } from '../core/classlist.js';
 import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG, MCP_JSON, POLICIES, type Policy } from './defaults.js';
-import { AuditError } from './errors.js';
-import { DEFAULT_LIMITS, type ListLimits, type ProtocolEra, type ServerTarget } from './listing.js';
-import { DEFAULT_POLICIES } from './policies.js';
-import { isRuleId, RULE_IDS, type FailOn, type RuleId, type Severity } from './rules.js';
-import { parseEnvEntries, serverEnvironment, type SpawnSpec } from './process.js';
-import { mergeSecrets, REDACTED, redactArgs, redactUrl, secretsOf } from './redact.js';
-import { isObject } from './tools.js';
-import { NPX_COMMAND } from './version.js';
+import { AuditError } from '../errors.js';
+import {
+  DEFAULT_LIMITS,
+  type ListLimits,
+  type ProtocolEra,
+  type ServerTarget,
+} from '../server/listing.js';
+import { DEFAULT_POLICIES } from '../core/policies.js';
+import { isRuleId, RULE_IDS, type FailOn, type RuleId, type Severity } from '../core/rules.js';
+import { parseEnvEntries, serverEnvironment, type SpawnSpec } from '../server/process.js';
+import { mergeSecrets, REDACTED, redactArgs, redactUrl, secretsOf } from '../redact.js';
+import { isObject } from '../core/tools.js';
+import { NPX_COMMAND } from '../version.js';
 
 export type EraSetting = ProtocolEra | 'both';
 

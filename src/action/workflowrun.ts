@@ -1,4 +1,4 @@
-import { AuditError, getErrorMessage } from './errors.js';
+import { AuditError, getErrorMessage } from '../errors.js';
 import { GitHubError, type GitHubClient, type PullRequestInfo, type RepoRef } from './github.js';
 
 /*

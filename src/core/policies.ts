@@ -1,6 +1,6 @@
 import type { ClassifiedTool } from './classify.js';
 import { finding, type Finding } from './findings.js';
-import type { Policy } from './defaults.js';
+import type { Policy } from '../config/defaults.js';
 import { HINT_NAMES, type HintName, type MalformedTool } from './tools.js';
 
 export const DEFAULT_POLICIES: Policy[] = ['claude', 'openai'];

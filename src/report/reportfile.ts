@@ -1,15 +1,15 @@
-import type { ClaudeCodeDecision } from './client-rules.js';
+import type { ClaudeCodeDecision } from '../clients/client-rules.js';
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod/v4';
-import { lazily } from './lazy.js';
-import type { AuditedTool, Report, ServerReport } from './audit.js';
-import { fullToolName, type ToolRecord } from './classlist.js';
-import type { ToolChange } from './diff.js';
-import { AuditError, getErrorMessage } from './errors.js';
-import type { Finding } from './findings.js';
-import { POLICIES } from './defaults.js';
+import { lazily } from '../lazy.js';
+import type { AuditedTool, Report, ServerReport } from '../audit.js';
+import { fullToolName, type ToolRecord } from '../core/classlist.js';
+import type { ToolChange } from '../core/diff.js';
+import { AuditError, getErrorMessage } from '../errors.js';
+import type { Finding } from '../core/findings.js';
+import { POLICIES } from '../config/defaults.js';
 import type { FailedRun } from './render.js';
-import { RULE_IDS } from './rules.js';
+import { RULE_IDS } from '../core/rules.js';
 
 /*
  * A JSON report written by an earlier run (the CLI's --format json, the action's `report`

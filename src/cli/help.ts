@@ -1,5 +1,5 @@
-import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG } from './defaults.js';
-import { VERSION } from './version.js';
+import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG } from '../config/defaults.js';
+import { VERSION } from '../version.js';
 
 /*
  * Usage text, in a module small enough for the CLI entry to answer --help and --version without

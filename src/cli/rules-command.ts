@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readClassList, writeFileAtomic, type ClassList } from './classlist.js';
+import { readClassList, writeFileAtomic, type ClassList } from '../core/classlist.js';
 import {
   mergePermissions,
   parseMapping,
@@ -10,14 +10,14 @@ import {
   serversOf,
   type Permissions,
   type SettingsFile,
-} from './claude-settings.js';
-import type { ClientRulesInput } from './client-rules.js';
-import { readConfigFile, type ConfigFile } from './config.js';
-import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG } from './defaults.js';
-import { AuditError } from './errors.js';
-import { terminalSafe } from './escape.js';
+} from '../clients/claude-settings.js';
+import type { ClientRulesInput } from '../clients/client-rules.js';
+import { readConfigFile, type ConfigFile } from '../config/settings.js';
+import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG } from '../config/defaults.js';
+import { AuditError } from '../errors.js';
+import { terminalSafe } from '../escape.js';
 import { HELP, type CliResult } from './help.js';
-import { DECISIONS } from './permissions.js';
+import { DECISIONS } from '../clients/permissions.js';
 
 function usageError(message: string): AuditError {
   return new AuditError(message, 'Run mcp-annotation-auditor rules --help for usage.');

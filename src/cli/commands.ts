@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
-import { readAtRef, runAudit, type AuditOptions, type BaseText, type Mode } from './audit.js';
-import { usableBase } from './classlist.js';
+import { readAtRef, runAudit, type AuditOptions, type BaseText, type Mode } from '../audit.js';
+import { usableBase } from '../core/classlist.js';
 import {
   nameFromProject,
   nearestKey,
@@ -10,14 +10,14 @@ import {
   type EraSetting,
   type Overrides,
   updateCommandLine,
-} from './config.js';
-import { readBaseState } from './base.js';
-import { AuditError } from './errors.js';
-import type { Finding } from './findings.js';
-import { splitCommand } from './inputs.js';
-import { DEFAULT_CONFIG, MCP_JSON, POLICIES, type Policy } from './defaults.js';
-import { render, type Format } from './render.js';
-import type { FailOn } from './rules.js';
+} from '../config/settings.js';
+import { readBaseState } from '../config/base.js';
+import { AuditError } from '../errors.js';
+import type { Finding } from '../core/findings.js';
+import { splitCommand } from '../config/inputs.js';
+import { DEFAULT_CONFIG, MCP_JSON, POLICIES, type Policy } from '../config/defaults.js';
+import { render, type Format } from '../report/render.js';
+import type { FailOn } from '../core/rules.js';
 import { HELP, quickAnswer, type CliResult } from './help.js';
 import { clientRulesInput } from './rules-command.js';
 

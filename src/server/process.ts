@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { AuditError, getErrorMessage } from './errors.js';
+import { AuditError, getErrorMessage } from '../errors.js';
 
 /** Variables a server needs to run at all; everything else must be named to reach it. */
 export const BASE_ENV = [

@@ -1,13 +1,13 @@
 import * as z from 'zod/v4';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { AuditError, getErrorMessage } from './errors.js';
-import { linesSafe } from './escape.js';
-import { lazily } from './lazy.js';
+import { AuditError, getErrorMessage } from '../errors.js';
+import { linesSafe } from '../escape.js';
+import { lazily } from '../lazy.js';
 import { noJsonSchemaValidation } from './sdk-shims.js';
-import { MAX_SCHEMA_DEPTH } from './tools.js';
+import { MAX_SCHEMA_DEPTH } from '../core/tools.js';
 import { claimPrestarted, ServerProcess, stopInBackground, type SpawnSpec } from './process.js';
-import { redactText, redactUrl, secretsOf } from './redact.js';
-import { VERSION } from './version.js';
+import { redactText, redactUrl, secretsOf } from '../redact.js';
+import { VERSION } from '../version.js';
 
 export type ProtocolEra = 'legacy' | 'modern';
 /** The modern era's revision: stateless, `server/discover` instead of `initialize`. */

@@ -11,9 +11,9 @@ import {
   setSecret,
   SUMMARY_LIMIT,
 } from './actions.js';
-import { allFindings, keyedFindings, runAudit, type AuditOptions, type Report } from './audit.js';
-import { readBaseState, type BaseRead } from './base.js';
-import { parseClassList, toolLines } from './classlist.js';
+import { allFindings, keyedFindings, runAudit, type AuditOptions, type Report } from '../audit.js';
+import { readBaseState, type BaseRead } from '../config/base.js';
+import { parseClassList, toolLines } from '../core/classlist.js';
 import {
   commentMarker,
   renderComment,
@@ -25,7 +25,7 @@ import {
   upsertComment,
   type CommentContext,
   type CommentTarget,
-} from './comment.js';
+} from '../report/comment.js';
 import {
   nameFromProject,
   readConfigFile,
@@ -37,12 +37,12 @@ import {
   waiverLines,
   type Settings,
   type Waiver,
-} from './config.js';
-import { AuditError, describeError, getErrorMessage } from './errors.js';
-import { findingText, type Finding } from './findings.js';
-import { readText, type EarlyStart } from './early.js';
-import { git, gitShow } from './git.js';
-import { codeSpanSafe, linesSafe, markdownSafe, terminalSafe } from './escape.js';
+} from '../config/settings.js';
+import { AuditError, describeError, getErrorMessage } from '../errors.js';
+import { findingText, type Finding } from '../core/findings.js';
+import { readText, type EarlyStart } from '../prestart.js';
+import { git, gitShow } from '../git.js';
+import { codeSpanSafe, linesSafe, markdownSafe, terminalSafe } from '../escape.js';
 import {
   GitHubClient,
   GitHubError,
@@ -51,9 +51,9 @@ import {
   type PullRequestInfo,
   type RepoRef,
 } from './github.js';
-import { DEFAULT_CLASS_LIST, MCP_JSON, type Policy } from './defaults.js';
-import { inputSecrets, readInputs, type ActionInputs } from './inputs.js';
-import { mergeSecrets, redactText } from './redact.js';
+import { DEFAULT_CLASS_LIST, MCP_JSON, type Policy } from '../config/defaults.js';
+import { inputSecrets, readInputs, type ActionInputs } from '../config/inputs.js';
+import { mergeSecrets, redactText } from '../redact.js';
 import {
   codeBlock,
   renderFailedRun,
@@ -62,11 +62,11 @@ import {
   reportCounts,
   verdictLine,
   type FailedRun,
-} from './render.js';
-import { bySeverity } from './rules.js';
-import { readReportFile } from './reportfile.js';
-import { renderSarif } from './sarif.js';
-import { VERSION } from './version.js';
+} from '../report/render.js';
+import { bySeverity } from '../core/rules.js';
+import { readReportFile } from '../report/reportfile.js';
+import { renderSarif } from '../report/sarif.js';
+import { VERSION } from '../version.js';
 import { triggeringCommit, verifiedPull } from './workflowrun.js';
 
 const MAX_ANNOTATIONS = 50;

@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import { bound } from './escape.js';
-import { lazily } from './lazy.js';
+import { bound } from '../escape.js';
+import { lazily } from '../lazy.js';
 
 /** The four hints of the spec's ToolAnnotations, in the order reports show them. */
 export const HINT_NAMES = [

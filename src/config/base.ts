@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
-import type { BaseText } from './audit.js';
-import { usableBase } from './classlist.js';
-import { readConfigFile, type ConfigFile } from './config.js';
+import type { BaseText } from '../audit.js';
+import { usableBase } from '../core/classlist.js';
+import { readConfigFile, type ConfigFile } from './settings.js';
 import { DEFAULT_CLASS_LIST } from './defaults.js';
-import { AuditError, describeError } from './errors.js';
-import { terminalSafe } from './escape.js';
-import { finding, type Finding } from './findings.js';
-import { DEFAULT_POLICIES } from './policies.js';
-import { RULE_IDS, RULES, type FailOn, type RuleId, type Severity } from './rules.js';
+import { AuditError, describeError } from '../errors.js';
+import { terminalSafe } from '../escape.js';
+import { finding, type Finding } from '../core/findings.js';
+import { DEFAULT_POLICIES } from '../core/policies.js';
+import { RULE_IDS, RULES, type FailOn, type RuleId, type Severity } from '../core/rules.js';
 
 /** Severities from the weakest: a move down this list relaxes a rule. */
 const SEVERITY_RANK: Record<Severity | 'off', number> = { off: 0, notice: 1, warning: 2, error: 3 };

@@ -1,7 +1,7 @@
-import { keyedFindings, type Report } from './audit.js';
-import { toolLines } from './classlist.js';
-import { findingText } from './findings.js';
-import { RULE_IDS, RULES } from './rules.js';
+import { keyedFindings, type Report } from '../audit.js';
+import { toolLines } from '../core/classlist.js';
+import { findingText } from '../core/findings.js';
+import { RULE_IDS, RULES } from '../core/rules.js';
 
 const LEVEL = { error: 'error', warning: 'warning', notice: 'note' } as const;
 

@@ -1,9 +1,9 @@
-import { getOptionalInput } from './actions.js';
-import type { EraSetting, Overrides } from './config.js';
+import { getOptionalInput } from '../action/actions.js';
+import type { EraSetting, Overrides } from './settings.js';
 import { DEFAULT_CONFIG, POLICIES, type Policy } from './defaults.js';
-import { AuditError } from './errors.js';
-import { mergeSecrets, redactArgs, redactUrl, secretsOf } from './redact.js';
-import type { FailOn } from './rules.js';
+import { AuditError } from '../errors.js';
+import { mergeSecrets, redactArgs, redactUrl, secretsOf } from '../redact.js';
+import type { FailOn } from '../core/rules.js';
 
 export type CommentMode = 'auto' | 'always' | 'never';
 

@@ -1,19 +1,19 @@
-import { NPX_COMMAND } from './version.js';
+import { NPX_COMMAND } from '../version.js';
 import {
   allFindings,
   type AuditedTool,
   type Mode,
   type Report,
   type ServerReport,
-} from './audit.js';
-import type { EraSetting } from './config.js';
-import type { Policy } from './defaults.js';
-import { fullToolName, type RecordedHint, type ToolRecord } from './classlist.js';
-import type { ToolChange } from './diff.js';
-import { codeSpanSafe, markdownSafe, terminalSafe } from './escape.js';
-import type { Finding } from './findings.js';
-import { meetsThreshold } from './rules.js';
-import { HINT_NAMES, type HintName } from './tools.js';
+} from '../audit.js';
+import type { EraSetting } from '../config/settings.js';
+import type { Policy } from '../config/defaults.js';
+import { fullToolName, type RecordedHint, type ToolRecord } from '../core/classlist.js';
+import type { ToolChange } from '../core/diff.js';
+import { codeSpanSafe, markdownSafe, terminalSafe } from '../escape.js';
+import type { Finding } from '../core/findings.js';
+import { meetsThreshold } from '../core/rules.js';
+import { HINT_NAMES, type HintName } from '../core/tools.js';
 
 export type Format = 'text' | 'json' | 'markdown';
 

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import * as z from 'zod/v4';
-import { lazily } from './lazy.js';
+import { lazily } from '../lazy.js';
 import type { ClassifiedTool, Reach, TitleSource, ToolClass } from './classify.js';
-import { AuditError, describeError } from './errors.js';
-import { INVISIBLE, terminalSafe, unicodeEscape } from './escape.js';
+import { AuditError, describeError } from '../errors.js';
+import { INVISIBLE, terminalSafe, unicodeEscape } from '../escape.js';
 import { HINT_NAMES, isObject, type HintName } from './tools.js';
 
 /** A hint as the class list records it: the declared value, or "absent". */

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod/v4';
-import type { ToolClass } from './classify.js';
-import { syntaxError, type ClassList, type ToolRecord } from './classlist.js';
-import { AuditError } from './errors.js';
+import type { ToolClass } from '../core/classify.js';
+import { syntaxError, type ClassList, type ToolRecord } from '../core/classlist.js';
+import { AuditError } from '../errors.js';
 import { DECISIONS, splitMcpName, type Decision, type SettingsRule } from './permissions.js';
 
 /*

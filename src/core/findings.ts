@@ -1,4 +1,4 @@
-import { terminalSafe } from './escape.js';
+import { terminalSafe } from '../escape.js';
 import type { HintName } from './tools.js';
 import { RULES, type RuleId, type Severity } from './rules.js';
 
