@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { readEarly, type EarlyStart } from './prestart.js';
 import { readInputs } from './config/inputs.js';
+import { DEFAULT_SETTINGS } from './config/defaults.js';
 import {
   exitOnceWritten,
   parseEnvEntries,
@@ -37,8 +38,14 @@ function startEarly(env: NodeJS.ProcessEnv): EarlyStart | undefined {
       process.chdir(resolve(env.GITHUB_WORKSPACE ?? process.cwd(), inputs.workingDirectory));
       early.enteredWorkingDirectory = true;
     }
+    // The Claude Code settings files the check judges, too (files only the config file names
+    // are read once it is parsed).
     early.files = readEarly(
-      [env.GITHUB_EVENT_PATH, inputs.config].filter((p): p is string => Boolean(p)),
+      [
+        env.GITHUB_EVENT_PATH,
+        inputs.config,
+        ...(inputs.claudeSettings ?? [DEFAULT_SETTINGS]),
+      ].filter((p): p is string => Boolean(p)),
     );
     // A config file the audit will refuse (unreadable, or named but missing): start nothing.
     const config = early.files.get(resolve(inputs.config));

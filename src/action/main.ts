@@ -68,6 +68,7 @@ import { readReportFile } from '../report/reportfile.js';
 import { renderSarif } from '../report/sarif.js';
 import { VERSION } from '../version.js';
 import { triggeringCommit, verifiedPull } from './workflowrun.js';
+import { actionClientRules, writeRulesOutput, type ActionClientRules } from './client-rules.js';
 
 const MAX_ANNOTATIONS = 50;
 
@@ -602,6 +603,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
 
     let report: Report;
     let settings: Settings | undefined;
+    let clientRules: ActionClientRules | undefined;
     let reportPath: string;
     let classListRepoPath: string;
     if (inputs.reportFile) {
@@ -676,7 +678,16 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
           labels.includes(label),
         );
       }
+      clientRules = await actionClientRules(
+        inputs,
+        file,
+        configPath,
+        (p) => repoRelative(p, env),
+        early,
+      );
+      if (clientRules.check) options.clientRules = clientRules.check;
       report = await runAudit(settings, options);
+      await writeRulesOutput(settings.classList, clientRules.mapping, env);
       classListRepoPath = await repoPath;
       // Said once the audit has compared: if it failed first, nothing was compared.
       const warning = baseRead && (await baseRead).warning;
@@ -737,6 +748,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
           ...(!inputs.reportFile || namesServer(inputs) ? { updateCommand } : {}),
           ...(approveLabel !== undefined ? { approveLabel } : {}),
           ...(report.policies ? { policies: report.policies } : {}),
+          ...(clientRules?.notes ? { clientRules: clientRules.notes } : {}),
         };
         const posted = await postComments(
           report,

@@ -13,7 +13,7 @@ import {
 } from '../clients/claude-settings.js';
 import type { ClientRulesInput } from '../clients/client-rules.js';
 import { readConfigFile, type ConfigFile } from '../config/settings.js';
-import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG } from '../config/defaults.js';
+import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG, DEFAULT_SETTINGS } from '../config/defaults.js';
 import { AuditError } from '../errors.js';
 import { terminalSafe } from '../escape.js';
 import { HELP, type CliResult } from './help.js';
@@ -40,9 +40,6 @@ export function configSettings(file: ConfigFile | undefined): string[] | undefin
   return given === undefined ? undefined : Array.isArray(given) ? given : [given];
 }
 
-/** The project settings file Claude Code reads, checked by default when it exists. */
-export const DEFAULT_SETTINGS = '.claude/settings.json';
-
 /**
  * The settings files check judges: the given ones (--settings, the action input), else the config
  * file's, else .claude/settings.json when it exists; undefined when there are none. A file named
@@ -52,13 +49,15 @@ export async function clientRulesInput(
   given: string[] | undefined,
   file: ConfigFile | undefined,
   configPath: string,
+  // The action reads them as its entry read them, before the server under audit could run.
+  read: (path: string) => Promise<SettingsFile | undefined> = readSettingsFile,
 ): Promise<ClientRulesInput | undefined> {
   const named = given?.length ? given : configSettings(file);
   const paths = named ?? [DEFAULT_SETTINGS];
   const files: SettingsFile[] = [];
   for (const path of paths) {
-    const read = await readSettingsFile(path);
-    if (read) files.push(read);
+    const got = await read(path);
+    if (got) files.push(got);
     else if (named)
       throw new AuditError(
         `The settings file ${path} does not exist.`,

@@ -21,6 +21,8 @@ export interface ActionInputs {
   sarifFile?: string;
   /** A JSON report of an earlier run to comment from, instead of auditing. */
   reportFile?: string;
+  /** Claude Code settings files to check (claude-settings: newline- or comma-separated). */
+  claudeSettings?: string[];
 }
 
 function invalid(input: string, value: string, expected: string): AuditError {
@@ -213,5 +215,9 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
   }
   const sarif = getOptionalInput('sarif-file', env);
   if (sarif !== undefined) inputs.sarifFile = sarif;
+  const claudeSettings = lines('claude-settings', env)?.flatMap((l) =>
+    l.split(',').flatMap((p) => (p.trim() ? [p.trim()] : [])),
+  );
+  if (claudeSettings?.length) inputs.claudeSettings = claudeSettings;
   return inputs;
 }

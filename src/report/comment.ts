@@ -16,6 +16,7 @@ import {
 } from './render.js';
 import type { FailOn } from '../core/rules.js';
 import { NPX_COMMAND } from '../version.js';
+import { ruleNotes, type RuleNotesContext } from '../clients/rule-notes.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; we stay well below. */
 export const COMMENT_LIMIT = 65_536;
@@ -62,6 +63,8 @@ export interface CommentContext {
   policies?: readonly Policy[];
   /** Where the full report is: the run's job summary. */
   summaryUrl?: string;
+  /** With Claude Code settings checked: what each class change does to their rules. */
+  clientRules?: RuleNotesContext;
 }
 
 /** Whether this server's result, with the run's own findings, fails the check. */
@@ -129,6 +132,11 @@ export function renderComment(report: ServerReport, context: CommentContext): st
   };
   if (report.changes.length)
     add('#### Class changes', changesTable(report.changes), 'changes', 0.4);
+  const notes = context.clientRules ? ruleNotes(report, context.clientRules) : [];
+  if (notes.length) {
+    sections.push('#### Client rules (Claude Code)', '', ...notes, '');
+    budget -= notes.join('\n').length + 40;
+  }
   if (findings.length) add('#### Findings', findingsTable(findings), 'findings', 0.5);
   if (report.tools.length) {
     const inventory = fitCommentTable(

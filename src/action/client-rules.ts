@@ -1,0 +1,116 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { issueAnnotation, setOutput } from './actions.js';
+import {
+  mergePermissions,
+  parseMapping,
+  parseSettings,
+  permissionsFor,
+  serversOf,
+  type RuleMapping,
+} from '../clients/claude-settings.js';
+import type { ClientRulesInput } from '../clients/client-rules.js';
+import type { RuleNotesContext } from '../clients/rule-notes.js';
+import { readClassList } from '../core/classlist.js';
+import { clientRulesInput } from '../cli/rules-command.js';
+import { shellQuote, type ConfigFile } from '../config/settings.js';
+import type { ActionInputs } from '../config/inputs.js';
+import { DEFAULT_CLASS_LIST } from '../config/defaults.js';
+import { getErrorMessage } from '../errors.js';
+import { terminalSafe } from '../escape.js';
+import { readText, type EarlyStart } from '../prestart.js';
+import { NPX_COMMAND } from '../version.js';
+
+/*
+ * Client rules in the action: the Claude Code settings the check judges (the claude-settings
+ * input, else the config file's settings:, else .claude/settings.json when it exists), what the
+ * comment says about them, and the `rules` output, a settings file the class list maps to.
+ */
+
+export interface ActionClientRules {
+  mapping: RuleMapping;
+  /** For check: the settings files read, when there are any. */
+  check?: ClientRulesInput;
+  /** For the comment, with settings checked. */
+  notes?: RuleNotesContext;
+}
+
+/** The `rules --write` command for this job's inputs, as a person would type it. */
+function writeCommand(inputs: ActionInputs, target: string): string {
+  const args = [...NPX_COMMAND.split(' '), 'rules'];
+  if (inputs.configRequired) args.push('--config', inputs.config);
+  const classList = inputs.overrides.classList;
+  if (classList !== undefined && classList !== DEFAULT_CLASS_LIST)
+    args.push('--class-list', classList);
+  const line = [...args, '--write', target].map(shellQuote).join(' ');
+  return inputs.workingDirectory ? `cd ${shellQuote(inputs.workingDirectory)} && ${line}` : line;
+}
+
+/**
+ * The mapping, and in check mode the settings files with each rule's file named from the
+ * repository's root (`repoPath`), where annotations point. A settings file that does not parse
+ * fails the step, naming its line. Files read by the entry before the server started are taken
+ * as read then (see prestart.ts).
+ */
+export async function actionClientRules(
+  inputs: ActionInputs,
+  file: ConfigFile | undefined,
+  configPath: string,
+  repoPath: (path: string) => Promise<string>,
+  early: EarlyStart | undefined,
+): Promise<ActionClientRules> {
+  const mapping = parseMapping(file?.clientRules, configPath);
+  if (inputs.mode !== 'check') return { mapping };
+  const read = async (path: string) => {
+    let text: string;
+    try {
+      text = await readText(path, early);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    return parseSettings(text, path);
+  };
+  const check = await clientRulesInput(inputs.claudeSettings, file, configPath, read);
+  if (!check) return { mapping };
+  for (const settings of check.files) {
+    const shown = await repoPath(settings.path);
+    for (const rule of settings.rules) rule.file = shown;
+  }
+  return {
+    mapping,
+    check,
+    notes: { mapping, writeCommand: writeCommand(inputs, check.writeTarget) },
+  };
+}
+
+/**
+ * The `rules` output: a Claude Code settings file with the permissions the class list (as this
+ * run leaves it) maps to, in RUNNER_TEMP. Empty when there is no class list; a failure only warns.
+ */
+export async function writeRulesOutput(
+  classListPath: string,
+  mapping: RuleMapping,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const path = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'claude-settings.json');
+  try {
+    const read = await readClassList(classListPath);
+    if (!read) return setOutput('rules', '');
+    const text = mergePermissions(
+      undefined,
+      permissionsFor(read.list, mapping),
+      serversOf(read.list),
+    );
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, text);
+    setOutput('rules', path);
+  } catch (error) {
+    setOutput('rules', '');
+    issueAnnotation(
+      'warning',
+      `Could not write the Claude Code settings file ${path} (output rules): ${terminalSafe(getErrorMessage(error), 200)}.`,
+    );
+  }
+}

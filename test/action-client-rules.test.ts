@@ -1,0 +1,204 @@
+// The action with Claude Code settings: the check of the committed settings (claude-settings, or
+// .claude/settings.json by default), what the PR comment says a class change does to them, and
+// the `rules` output.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runAction, TOKEN } from './support/action.js';
+import { notesSpec, runCli, specServer, tempDir, withAnnotations } from './support/cli.js';
+import { DEFAULT_BASE_SHA, startGitHubApi, type FakeGitHub } from './support/github-api.js';
+
+type Spec = Awaited<ReturnType<typeof notesSpec>>;
+
+const quote = (words: string[]) => words.map((w) => `'${w}'`).join(' ');
+
+/** `{"permissions": ...}` as a person writes it, one rule a line. */
+function settingsText(permissions: Record<string, string[]>): string {
+  return `${JSON.stringify({ permissions }, null, 2)}\n`;
+}
+
+/**
+ * A workspace whose class list at the base commit records `baseSpec` and at HEAD `headSpec`,
+ * with these settings files committed; returns the PR's server command line.
+ */
+async function workspace(
+  api: FakeGitHub,
+  baseSpec: Spec,
+  headSpec: Spec,
+  settings: Record<string, string>,
+): Promise<{ dir: string; server: string[] }> {
+  const dir = await tempDir();
+  const classList = join(dir, 'mcp-tool-classes.json');
+  const base = await specServer(dir, 'base-spec.json', baseSpec);
+  expect((await runCli(['update', '--class-list', classList, '--', ...base])).code).toBe(0);
+  api.setFile(DEFAULT_BASE_SHA, 'mcp-tool-classes.json', await readFile(classList, 'utf8'));
+  const server = await specServer(dir, 'head-spec.json', headSpec);
+  expect((await runCli(['update', '--class-list', classList, '--', ...server])).code).toBe(0);
+  for (const [path, text] of Object.entries(settings)) {
+    await mkdir(join(dir, path, '..'), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  return { dir, server };
+}
+
+/** The rules `rules` writes for the example server with the default mapping. */
+const MAPPED = {
+  allow: ['mcp__notes__list_notes'],
+  ask: ['mcp__notes__add_note'],
+  deny: ['mcp__notes__delete_note'],
+};
+
+describe('the action with Claude Code settings', () => {
+  let api: FakeGitHub;
+  let spec: Spec;
+
+  beforeEach(async () => {
+    api = await startGitHubApi({ token: TOKEN });
+    spec = await notesSpec();
+  });
+  afterEach(async () => {
+    expect(api.responseViolations).toEqual([]);
+    await api.close();
+  });
+
+  it('the comment for a class change says what the committed settings now decide, and how to bring them in line', async () => {
+    const relaxed = withAnnotations(spec, 'add_note', { readOnlyHint: true });
+    const { dir, server } = await workspace(api, spec, relaxed, {
+      '.claude/settings.json': settingsText(MAPPED),
+    });
+    const run = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(server), policies: 'claude' },
+    });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const body = api.commentsOn(1)[0]?.body ?? '';
+    expect(body).toContain(
+      [
+        '#### Client rules (Claude Code)',
+        '',
+        '- `add_note` moved edit -> read (rule ask -> **allow**): `.claude/settings.json` asks for it (`mcp__notes__add_note`, line 7); the class list now maps it to **allow**. Run `npx mcp-annotation-auditor@0.1.0 rules --write .claude/settings.json`.',
+        '',
+      ].join('\n'),
+    );
+
+    // Once the settings follow the class list, the comment says they agree.
+    const fixed = await runCli(['rules', '--write', '.claude/settings.json'], { cwd: dir });
+    expect(fixed.code, fixed.stderr).toBe(0);
+    const again = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(server), policies: 'claude' },
+    });
+    expect(again.code).toBe(0);
+    expect(api.commentsOn(1)).toHaveLength(1);
+    expect(api.commentsOn(1)[0]?.body).toContain(
+      '- `add_note` moved edit -> read (rule ask -> **allow**): `.claude/settings.json` allows it (`mcp__notes__add_note`, line 4), as the mapping says.',
+    );
+  });
+
+  it('a PR that changes only the settings (an allow rule for a delete tool) fails, comments, and annotates the rule', async () => {
+    const { dir, server } = await workspace(api, spec, spec, {
+      '.claude/settings.json': settingsText({
+        allow: ['mcp__notes__list_notes', 'mcp__notes__delete_note'],
+        ask: ['mcp__notes__add_note'],
+      }),
+    });
+    const run = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(server), policies: 'claude' },
+    });
+    expect(run.code, run.stdout).toBe(1);
+    expect(run.outputs.result).toBe('failed');
+    expect(run.stdout).toContain(
+      '::error file=.claude/settings.json,line=5,title=mcp-annotation-auditor%3A rule-allows-delete::',
+    );
+    const comments = api.commentsOn(1);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]?.body).toContain('❌ MCP tool annotations for `notes`: failed');
+    expect(comments[0]?.body).toContain('`rule-allows-delete`');
+    // No class changed: nothing to say about class changes.
+    expect(comments[0]?.body).not.toContain('#### Client rules');
+  });
+
+  it('the rules output is a settings file with the permissions the class list maps to', async () => {
+    const { dir, server } = await workspace(api, spec, spec, {});
+    await mkdir(join(dir, '.github'));
+    await writeFile(
+      join(dir, '.github', 'mcp-annotation-auditor.yml'),
+      'clientRules:\n  delete: ask\n',
+    );
+    const run = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(server), policies: 'claude' },
+    });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const path = run.outputs.rules ?? '';
+    expect(path.endsWith(join('mcp-annotation-auditor', 'claude-settings.json'))).toBe(true);
+    expect(await readFile(path, 'utf8')).toBe(
+      settingsText({
+        allow: ['mcp__notes__list_notes'],
+        ask: ['mcp__notes__add_note', 'mcp__notes__delete_note'],
+        deny: [],
+      }),
+    );
+    // No settings file in the repository: nothing was checked.
+    const report = JSON.parse(await readFile(run.outputs.report ?? '', 'utf8')) as {
+      tools: { claudeCode?: unknown }[];
+    };
+    expect(report.tools).toHaveLength(3);
+    expect(report.tools.every((t) => t.claudeCode === undefined)).toBe(true);
+  });
+
+  it('claude-settings with two files merges them as Claude Code does: a local deny beats a project-wide allow', async () => {
+    const { dir, server } = await workspace(api, spec, spec, {
+      '.claude/settings.json': settingsText({ allow: ['mcp__notes'] }),
+      '.claude/settings.local.json': settingsText({ deny: ['mcp__notes__delete_note'] }),
+    });
+    const run = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: {
+        command: quote(server),
+        policies: 'claude',
+        'claude-settings': '.claude/settings.json, .claude/settings.local.json',
+      },
+    });
+    // add_note (edit) is allowed server-wide: a warning; delete_note is denied, so no error.
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.outputs['warning-count']).toBe('1');
+    expect(run.stdout).toContain(
+      '::warning file=.claude/settings.json,line=4,title=mcp-annotation-auditor%3A rule-allows-edit::',
+    );
+    const report = JSON.parse(await readFile(run.outputs.report ?? '', 'utf8')) as {
+      tools: { name: string; claudeCode?: unknown }[];
+    };
+    const decisions = Object.fromEntries(report.tools.map((t) => [t.name, t.claudeCode]));
+    expect(decisions).toEqual({
+      list_notes: {
+        decision: 'allow',
+        rule: 'mcp__notes',
+        file: '.claude/settings.json',
+        line: 4,
+      },
+      add_note: { decision: 'allow', rule: 'mcp__notes', file: '.claude/settings.json', line: 4 },
+      delete_note: {
+        decision: 'deny',
+        rule: 'mcp__notes__delete_note',
+        file: '.claude/settings.local.json',
+        line: 4,
+      },
+    });
+
+    // The project file alone lets delete_note run: the step fails.
+    const alone = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(server), policies: 'claude' },
+    });
+    expect(alone.code).toBe(1);
+    expect(alone.stdout).toContain('rule-allows-delete');
+  });
+});
