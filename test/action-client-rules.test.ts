@@ -5,7 +5,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAction, TOKEN } from './support/action.js';
-import { notesSpec, runCli, specServer, tempDir, withAnnotations } from './support/cli.js';
+import { notesSpec, runCli, SERVERS, specServer, tempDir, withAnnotations } from './support/cli.js';
 import { DEFAULT_BASE_SHA, startGitHubApi, type FakeGitHub } from './support/github-api.js';
 
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
@@ -200,5 +200,31 @@ describe('the action with Claude Code settings', () => {
     });
     expect(alone.code).toBe(1);
     expect(alone.stdout).toContain('rule-allows-delete');
+  });
+
+  it('reads the settings before the server starts: a server that rewrites them changes nothing', async () => {
+    const settings = settingsText({ ...MAPPED, allow: ['mcp__notes'], deny: [] });
+    const { dir, server } = await workspace(api, spec, spec, { '.claude/settings.json': settings });
+    const path = join(dir, '.claude', 'settings.json');
+    // The PR is read through the API, slowly: the server has long started by the time the
+    // settings would be read after it.
+    api.latency = { path: /\/pulls\/1$/, ms: 1_500 };
+    const run = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      eventName: 'workflow_run',
+      event: { action: 'completed', workflow_run: { id: 1 } },
+      inputs: {
+        command: quote(['node', join(SERVERS, 'tamper.mjs'), path, ...server.slice(1)]),
+        policies: 'claude',
+        'pr-number': '1',
+      },
+    });
+    // The server did rewrite the file (into something that is not even JSON)...
+    expect(await readFile(path, 'utf8')).toBe('failOn: never\n');
+    // ...but the check judged the committed rules: delete_note is allowed server-wide.
+    expect(run.code, run.stdout).toBe(1);
+    expect(run.outputs.result).toBe('failed');
+    expect(run.stdout).toContain('rule-allows-delete');
   });
 });
