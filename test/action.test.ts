@@ -428,6 +428,7 @@ describe('the action, run as GitHub runs it', () => {
         'notice-count',
         'report',
         'result',
+        'rules',
         'tool-count',
         'warning-count',
       ].sort(),
