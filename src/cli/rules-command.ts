@@ -17,10 +17,11 @@ import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG, DEFAULT_SETTINGS } from '../config/
 import { AuditError } from '../errors.js';
 import { terminalSafe } from '../escape.js';
 import { HELP, type CliResult } from './help.js';
+import { NPX_COMMAND } from '../version.js';
 import { DECISIONS } from '../clients/permissions.js';
 
 function usageError(message: string): AuditError {
-  return new AuditError(message, 'Run mcp-annotation-auditor rules --help for usage.');
+  return new AuditError(message, `Run ${NPX_COMMAND} rules --help for usage.`);
 }
 
 /** The class list a command reads: it must exist, since rules come from it alone. */
@@ -29,7 +30,7 @@ export async function requiredClassList(path: string): Promise<ClassList> {
   if (!read)
     throw new AuditError(
       `There is no class list at ${path}.`,
-      'Client rules come from the reviewed class list, never from live hints alone: run mcp-annotation-auditor update, review and commit the file, then run rules.',
+      `Client rules come from the reviewed class list, never from live hints alone: run ${NPX_COMMAND} update, review and commit the file, then run rules.`,
     );
   return read.list;
 }
@@ -61,7 +62,7 @@ export async function clientRulesInput(
     else if (named)
       throw new AuditError(
         `The settings file ${path} does not exist.`,
-        `Check the path, or create it with mcp-annotation-auditor rules --write ${path}.`,
+        `Check the path, or create it with ${NPX_COMMAND} rules --write ${path}.`,
       );
   }
   if (!files.length) return undefined;

@@ -2,6 +2,7 @@ import type { ServerReport } from '../audit.js';
 import type { ClassList, ToolRecord } from '../core/classlist.js';
 import { mappedDecision, type RuleMapping, type SettingsFile } from './claude-settings.js';
 import { finding, type Finding } from '../core/findings.js';
+import { NPX_COMMAND } from '../version.js';
 import {
   decide,
   ruleShape,
@@ -64,7 +65,7 @@ export function checkClientRules(
   const servers = new Set(recorded.map(([, r]) => r.server));
   const toolFindings: RulesCheck['toolFindings'] = [];
   const ruleFindings: Finding[] = [];
-  const fix = `Run mcp-annotation-auditor rules --write ${writeTarget}, or fix the rule by hand.`;
+  const fix = `Run ${NPX_COMMAND} rules --write ${writeTarget}, or fix the rule by hand.`;
   const decided = new Map<string, Effective>();
   for (const [key, record] of recorded) {
     const effective = decide(rules, key);
@@ -93,7 +94,7 @@ export function checkClientRules(
           'rule-unset',
           record.tool,
           `No rule decides ${record.class} tool ${key}: Claude Code asks each time${expected !== 'ask' ? `; the class list maps it to ${expected}` : ''}.`,
-          { fix: `Run mcp-annotation-auditor rules --write ${writeTarget}.` },
+          { fix: `Run ${NPX_COMMAND} rules --write ${writeTarget}.` },
         ),
       });
   }
