@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   existsSync,
@@ -34,6 +35,12 @@ export const BASE_ENV = [
   'LOCALAPPDATA',
   'USERPROFILE',
 ];
+
+/**
+ * Set in every server's environment to an id of its own, which its descendants inherit: the one
+ * tie left to a child that detached and lost its parent before the audit saw it. Not a secret.
+ */
+export const MARKER_VARIABLE = 'MCP_ANNOTATION_AUDITOR_SERVER_ID';
 
 /**
  * The server's environment: the minimal base, plus what the user named. `KEY=VALUE` sets a value;
@@ -281,6 +288,30 @@ export class ProcessTree {
       }
   }
 
+  /**
+   * The environment entry (`NAME=value`) of this server's marker, and the server's start time:
+   * a process that carries the entry and started no earlier is one of its descendants.
+   */
+  private marker: { entry: string; since: number } | undefined;
+
+  mark(entry: string, since: string | undefined): void {
+    this.marker = { entry, since: Number(since ?? 0) };
+  }
+
+  /**
+   * Remembers the running processes that carry the marker, wherever they are in the tree now:
+   * a child that detached (setsid) and whose parent exited is found no other way. Environments
+   * that cannot be read (another user's processes) are skipped.
+   */
+  private collectMarked(): void {
+    if (process.platform !== 'linux' || !this.marker) return;
+    const { entry, since } = this.marker;
+    for (const [pid, stat] of procStats() ?? []) {
+      if (this.seen.has(pid) || stat.state === 'Z' || Number(stat.startTime) < since) continue;
+      if (pid !== process.pid && carries(pid, entry)) this.seen.set(pid, stat.startTime);
+    }
+  }
+
   /** Forgets the processes that are gone, zombies, or whose pid now names another process. */
   private prune(): void {
     for (const [pid, startTime] of this.seen) {
@@ -306,6 +337,7 @@ export class ProcessTree {
     const stopped = new Set<number>();
     for (let round = 0; round < 10; round += 1) {
       this.collect(root);
+      this.collectMarked();
       const fresh = [...this.seen.keys()].filter((pid) => !stopped.has(pid));
       if (fresh.length === 0) break;
       this.signal(fresh, 'SIGSTOP');
@@ -324,6 +356,15 @@ export class ProcessTree {
       if (this.seen.size === 0 || Date.now() > deadline) return;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
+  }
+}
+
+/** Whether the process's environment holds `entry` (`NAME=value`); false when it cannot be read. */
+function carries(pid: number, entry: string): boolean {
+  try {
+    return `\0${readFileSync(`/proc/${pid}/environ`, 'latin1')}`.includes(`\0${entry}\0`);
+  } catch {
+    return false;
   }
 }
 
@@ -350,10 +391,12 @@ export class ServerProcess {
         'The server command is empty.',
         'Give the program to run first, e.g. node server.js.',
       );
+    // Added here, not to the spec: a prestarted server is claimed by its spec.
+    const id = randomBytes(16).toString('hex');
     try {
       this.child = spawn(spec.command, spec.args, {
         cwd: spec.cwd,
-        env: spec.env,
+        env: { ...spec.env, [MARKER_VARIABLE]: id },
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: process.platform !== 'win32',
         windowsHide: true,
@@ -363,6 +406,9 @@ export class ServerProcess {
       throw spawnFailure(spec, error instanceof Error ? error : new Error(getErrorMessage(error)));
     }
     live.add(this);
+    // Its stat stays readable until Node reaps it, which cannot happen before this returns.
+    if (this.child.pid !== undefined)
+      this.descendants.mark(`${MARKER_VARIABLE}=${id}`, readStat(this.child.pid)?.startTime);
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (chunk: string) => this.stderr.push(chunk));
     this.stderrEnded = new Promise((resolve) => {
