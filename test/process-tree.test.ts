@@ -6,16 +6,18 @@ import { existsSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, listTools } from '../src/server/listing.js';
 import {
+  serverEnvironment,
+  ServerProcess,
+  stopsSettled,
+  type SpawnSpec,
+} from '../src/server/process.js';
+import {
   parseStat,
   ProcessTree,
   readStat,
   scanChildren,
-  serverEnvironment,
-  ServerProcess,
-  stopsSettled,
   threadChildren,
-  type SpawnSpec,
-} from '../src/server/process.js';
+} from '../src/server/tree.js';
 import { EXAMPLE, runCli } from './support/cli.js';
 import {
   expectCouldNotAudit,
