@@ -6,18 +6,26 @@ import { existsSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, listTools } from '../src/server/listing.js';
 import {
+  serverEnvironment,
+  ServerProcess,
+  stopsSettled,
+  type SpawnSpec,
+} from '../src/server/process.js';
+import {
   parseStat,
   ProcessTree,
   readStat,
   scanChildren,
-  serverEnvironment,
-  ServerProcess,
-  stopsSettled,
   threadChildren,
-  type SpawnSpec,
-} from '../src/server/process.js';
-import { EXAMPLE } from './support/cli.js';
-import { expectNoneLeft, killReported, reportedPids, watched } from './support/pids.js';
+} from '../src/server/tree.js';
+import { EXAMPLE, runCli } from './support/cli.js';
+import {
+  expectCouldNotAudit,
+  expectNoneLeft,
+  killReported,
+  reportedPids,
+  watched,
+} from './support/pids.js';
 import { isAlive, LEGACY_INITIALIZE, waitUntilGone } from './support/spawn-fixture.js';
 
 afterAll(killReported);
@@ -75,6 +83,20 @@ describe.runIf(linux)('a server whose child leaves the process group (setsid)', 
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe.runIf(linux)('a server that detaches a child and exits at once', () => {
+  it('the detached child (its own session, no pipes) is gone once the audit has exited', async () => {
+    // The server is gone before its tree can be read, and the child has left its group: only
+    // the marker the auditor put in the server's environment leads to it.
+    const server = await watched('detaches-then-exits.mjs');
+    const run = await runCli(['list', '--', ...server.command]);
+    expectCouldNotAudit(
+      run,
+      /The server exited with code 3 during the handshake \(initialize\), before listing any tools\./,
+    );
+    await expectNoneLeft(server.pidFile, 1);
   });
 });
 

@@ -22,6 +22,9 @@ const SECRETS = {
   MY_API_KEY: 'api-key-value',
 };
 
+/** The variable the auditor adds to every server's environment: an id of that server's own. */
+const MARKER = 'MCP_ANNOTATION_AUDITOR_SERVER_ID';
+
 /** The names a server may get without being named: the base of process.ts. */
 const BASE = new Set([
   'PATH',
@@ -56,11 +59,12 @@ function expectNoSecrets(env: Record<string, string>, except: string[] = []): vo
 }
 
 describe('the server environment', () => {
-  it('holds no GITHUB_TOKEN, ACTIONS_* or INPUT_* unless named: only PATH, HOME and the like', async () => {
+  it('holds no GITHUB_TOKEN, ACTIONS_* or INPUT_* unless named: only PATH, HOME and the like, and the marker', async () => {
     const env = await serverEnv([]);
     expectNoSecrets(env);
     expect(env.PATH).toBe(process.env.PATH);
-    expect(Object.keys(env).filter((k) => !BASE.has(k))).toEqual([]);
+    expect(Object.keys(env).filter((k) => !BASE.has(k))).toEqual([MARKER]);
+    expect(env[MARKER]).toMatch(/^[0-9a-f]{32}$/);
   });
 
   it('--env NAME passes the auditor’s value through; --env KEY=VALUE sets one', async () => {
@@ -125,6 +129,10 @@ describe('the server environment', () => {
     const list = JSON.parse(await readFile(listOut, 'utf8')) as Record<string, string>;
     expect(list).toMatchObject({ FOO: 'baz', NPM_TOKEN: SECRETS.NPM_TOKEN });
     expectNoSecrets(list, ['NPM_TOKEN']);
+    // Each server's marker is its own: stopping one never touches the other's processes.
+    expect(map[MARKER]).toMatch(/^[0-9a-f]{32}$/);
+    expect(list[MARKER]).toMatch(/^[0-9a-f]{32}$/);
+    expect(map[MARKER]).not.toBe(list[MARKER]);
   });
 
   it('an HTTP start command gets the same minimal environment', async () => {
@@ -147,6 +155,11 @@ describe('the server environment', () => {
     expectCouldNotAudit(run, /the start command exited with code 0 meanwhile/);
     const env = JSON.parse(await readFile(out, 'utf8')) as Record<string, string>;
     expect(env.FOO).toBe('bar');
+    expect(
+      Object.keys(env)
+        .filter((k) => !BASE.has(k))
+        .sort(),
+    ).toEqual(['FOO', MARKER]);
     expectNoSecrets(env);
   });
 

@@ -1,16 +1,10 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import {
-  closeSync,
-  existsSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  statSync,
-} from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { AuditError, getErrorMessage } from '../errors.js';
+import { onlyZombiesIn, ProcessTree, readStat } from './tree.js';
 
 /** Variables a server needs to run at all; everything else must be named to reach it. */
 export const BASE_ENV = [
@@ -34,6 +28,12 @@ export const BASE_ENV = [
   'LOCALAPPDATA',
   'USERPROFILE',
 ];
+
+/**
+ * Set in every server's environment to an id of its own, which its descendants inherit: the one
+ * tie left to a child that detached and lost its parent before the audit saw it. Not a secret.
+ */
+export const MARKER_VARIABLE = 'MCP_ANNOTATION_AUDITOR_SERVER_ID';
 
 /**
  * The server's environment: the minimal base, plus what the user named. `KEY=VALUE` sets a value;
@@ -147,186 +147,6 @@ export function exitOnceWritten(): void {
   }
 }
 
-/** The fields of `/proc/<pid>/stat` we use. */
-export interface ProcStat {
-  state: string;
-  ppid: number;
-  pgrp: number;
-  /** Clock ticks since boot: tells a process from a later one given the same pid. */
-  startTime: string;
-}
-
-/** Parses `/proc/<pid>/stat`; fields are counted from the last ")", as comm may hold ") (". */
-export function parseStat(text: string): ProcStat | undefined {
-  const close = text.lastIndexOf(')');
-  if (close < 0) return undefined;
-  // fields[0] is field 3 (state); ppid is field 4, pgrp field 5 and starttime field 22.
-  const fields = text.slice(close + 2).split(' ');
-  const [state, ppid, pgrp] = fields;
-  const startTime = fields[19];
-  if (!state || !ppid || !pgrp || !startTime) return undefined;
-  return { state, ppid: Number(ppid), pgrp: Number(pgrp), startTime };
-}
-
-const statBuffer = Buffer.alloc(4096);
-
-/** Linux only: the process's stat, or undefined once it is gone. */
-export function readStat(pid: number): ProcStat | undefined {
-  let fd: number;
-  try {
-    fd = openSync(`/proc/${pid}/stat`, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    // One read into a buffer kept for it: a scan of /proc reads every process's. The fields we
-    // read are ASCII, and ")" is never part of a multi-byte character.
-    return parseStat(statBuffer.toString('latin1', 0, readSync(fd, statBuffer)));
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-let threadLists: boolean | undefined;
-
-/**
- * The pids whose parent is `pid`, from the kernel's per-thread lists: a child is listed under the
- * thread that forked it. Read through /proc/<tid>/task/<tid>: the same files under
- * /proc/<pid>/task/ made the server's own exit measurably slower.
- */
-export function threadChildren(pid: number): number[] {
-  let tasks: string[];
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return [];
-  }
-  return tasks.flatMap((tid) => {
-    try {
-      return readFileSync(`/proc/${tid}/task/${tid}/children`, 'utf8')
-        .split(' ')
-        .filter(Boolean)
-        .map(Number);
-    } catch {
-      return [];
-    }
-  });
-}
-
-/** Every process's stat, from one pass over /proc; undefined where there is no /proc to read. */
-function procStats(): Map<number, ProcStat> | undefined {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return undefined;
-  }
-  const stats = new Map<number, ProcStat>();
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = readStat(Number(entry));
-    if (stat) stats.set(Number(entry), stat);
-  }
-  return stats;
-}
-
-/** Every parent's children, from one pass over /proc: for kernels without per-thread lists. */
-export function scanChildren(): Map<number, number[]> {
-  const byParent = new Map<number, number[]>();
-  for (const [pid, stat] of procStats() ?? []) {
-    const siblings = byParent.get(stat.ppid);
-    if (siblings) siblings.push(pid);
-    else byParent.set(stat.ppid, [pid]);
-  }
-  return byParent;
-}
-
-/** A lister of each process's children, the cheapest this kernel offers. */
-function childLister(): (pid: number) => number[] {
-  threadLists ??= existsSync(`/proc/${process.pid}/task/${process.pid}/children`);
-  if (threadLists) return threadChildren;
-  const byParent = scanChildren();
-  return (pid) => byParent.get(pid) ?? [];
-}
-
-/**
- * Linux only: the server's descendants, remembered by pid and start time. A child that calls
- * setsid() leaves the process group, and once its parent dies it is reparented and no longer
- * found under the server; so the tree is read while the server still runs and again before each
- * signal, and whatever was seen once is killed at the end, unless its pid now names a process
- * that started later.
- */
-export class ProcessTree {
-  /** pid to start time of every live descendant seen. */
-  readonly seen = new Map<number, string>();
-
-  /** Remembers the running descendants of `root` (the live server) and of those seen before. */
-  collect(root?: number): void {
-    if (process.platform !== 'linux') return;
-    this.prune();
-    const queue = [...this.seen.keys()];
-    if (root !== undefined) queue.push(root);
-    if (queue.length === 0) return;
-    const childrenOf = childLister();
-    for (let pid = queue.pop(); pid !== undefined; pid = queue.pop())
-      for (const child of childrenOf(pid)) {
-        if (this.seen.has(child)) continue;
-        // Read now: the pid may have been given to another process since it was listed.
-        const stat = readStat(child);
-        if (!stat || stat.state === 'Z' || stat.ppid !== pid) continue;
-        this.seen.set(child, stat.startTime);
-        queue.push(child);
-      }
-  }
-
-  /** Forgets the processes that are gone, zombies, or whose pid now names another process. */
-  private prune(): void {
-    for (const [pid, startTime] of this.seen) {
-      const stat = readStat(pid);
-      if (stat?.startTime !== startTime || stat.state === 'Z') this.seen.delete(pid);
-    }
-  }
-
-  private signal(pids: Iterable<number>, signal: NodeJS.Signals): void {
-    for (const pid of pids)
-      try {
-        process.kill(pid, signal);
-      } catch {
-        // Gone meanwhile.
-      }
-  }
-
-  /**
-   * SIGKILLs every descendant seen that still runs. Each is stopped first and the tree read again
-   * until nothing new shows, so that a child forked meanwhile is not orphaned unseen.
-   */
-  kill(root?: number): void {
-    const stopped = new Set<number>();
-    for (let round = 0; round < 10; round += 1) {
-      this.collect(root);
-      const fresh = [...this.seen.keys()].filter((pid) => !stopped.has(pid));
-      if (fresh.length === 0) break;
-      this.signal(fresh, 'SIGSTOP');
-      for (const pid of fresh) stopped.add(pid);
-    }
-    // Stopped ones too, even if a read of /proc lost them since: stopped, none can exit and free
-    // its pid, and none may be left stopped for good.
-    this.signal(new Set([...stopped, ...this.seen.keys()]), 'SIGKILL');
-  }
-
-  /** Resolves once every descendant seen is gone or a zombie, or after `ms`. */
-  async gone(ms: number): Promise<void> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      this.prune();
-      if (this.seen.size === 0 || Date.now() > deadline) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
-}
-
 /**
  * A server process we started, in a process group of its own so that `stop()` also ends what it
  * started (npx wrappers, shells, grandchildren); on Linux its descendants are also tracked by
@@ -350,10 +170,12 @@ export class ServerProcess {
         'The server command is empty.',
         'Give the program to run first, e.g. node server.js.',
       );
+    // Added here, not to the spec: a prestarted server is claimed by its spec.
+    const id = randomBytes(16).toString('hex');
     try {
       this.child = spawn(spec.command, spec.args, {
         cwd: spec.cwd,
-        env: spec.env,
+        env: { ...spec.env, [MARKER_VARIABLE]: id },
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: process.platform !== 'win32',
         windowsHide: true,
@@ -363,6 +185,9 @@ export class ServerProcess {
       throw spawnFailure(spec, error instanceof Error ? error : new Error(getErrorMessage(error)));
     }
     live.add(this);
+    // Its stat stays readable until Node reaps it, which cannot happen before this returns.
+    if (this.child.pid !== undefined)
+      this.descendants.mark(`${MARKER_VARIABLE}=${id}`, readStat(this.child.pid)?.startTime);
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (chunk: string) => this.stderr.push(chunk));
     this.stderrEnded = new Promise((resolve) => {
@@ -531,15 +356,6 @@ function spawnFailure(spec: SpawnSpec, error: Error): AuditError {
   return new AuditError(
     `Could not start the server "${spec.command}": ${error.message}.`,
     'Check the command and its arguments.',
-  );
-}
-
-/** Linux only: whether every process in group `pgid` is a zombie (dead, not yet reaped). */
-function onlyZombiesIn(pgid: number): boolean {
-  if (process.platform !== 'linux') return false;
-  const stats = procStats();
-  return (
-    stats !== undefined && ![...stats.values()].some((s) => s.pgrp === pgid && s.state !== 'Z')
   );
 }
 

@@ -4,4 +4,9 @@
 // zod's configuration first: the SDK builds many schemas as it loads.
 import '../zod.js';
 
-export { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+export {
+  Client,
+  ProtocolErrorCode,
+  SdkErrorCode,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';

@@ -1,0 +1,225 @@
+// The processes a server started, on Linux: found by parentage, by process group and by the
+// marker in their environment, remembered by pid and start time, and killed at the end.
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+/** The fields of `/proc/<pid>/stat` we use. */
+export interface ProcStat {
+  state: string;
+  ppid: number;
+  pgrp: number;
+  /** Clock ticks since boot: tells a process from a later one given the same pid. */
+  startTime: string;
+}
+
+/** Parses `/proc/<pid>/stat`; fields are counted from the last ")", as comm may hold ") (". */
+export function parseStat(text: string): ProcStat | undefined {
+  const close = text.lastIndexOf(')');
+  if (close < 0) return undefined;
+  // fields[0] is field 3 (state); ppid is field 4, pgrp field 5 and starttime field 22.
+  const fields = text.slice(close + 2).split(' ');
+  const [state, ppid, pgrp] = fields;
+  const startTime = fields[19];
+  if (!state || !ppid || !pgrp || !startTime) return undefined;
+  return { state, ppid: Number(ppid), pgrp: Number(pgrp), startTime };
+}
+
+const statBuffer = Buffer.alloc(4096);
+
+/** Linux only: the process's stat, or undefined once it is gone. */
+export function readStat(pid: number): ProcStat | undefined {
+  let fd: number;
+  try {
+    fd = openSync(`/proc/${pid}/stat`, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    // One read into a buffer kept for it: a scan of /proc reads every process's. The fields we
+    // read are ASCII, and ")" is never part of a multi-byte character.
+    return parseStat(statBuffer.toString('latin1', 0, readSync(fd, statBuffer)));
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+let threadLists: boolean | undefined;
+
+/**
+ * The pids whose parent is `pid`, from the kernel's per-thread lists: a child is listed under the
+ * thread that forked it. Read through /proc/<tid>/task/<tid>: the same files under
+ * /proc/<pid>/task/ made the server's own exit measurably slower.
+ */
+export function threadChildren(pid: number): number[] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  return tasks.flatMap((tid) => {
+    try {
+      return readFileSync(`/proc/${tid}/task/${tid}/children`, 'utf8')
+        .split(' ')
+        .filter(Boolean)
+        .map(Number);
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Every process's stat, from one pass over /proc; undefined where there is no /proc to read. */
+function procStats(): Map<number, ProcStat> | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  const stats = new Map<number, ProcStat>();
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readStat(Number(entry));
+    if (stat) stats.set(Number(entry), stat);
+  }
+  return stats;
+}
+
+/** Every parent's children, from one pass over /proc: for kernels without per-thread lists. */
+export function scanChildren(): Map<number, number[]> {
+  const byParent = new Map<number, number[]>();
+  for (const [pid, stat] of procStats() ?? []) {
+    const siblings = byParent.get(stat.ppid);
+    if (siblings) siblings.push(pid);
+    else byParent.set(stat.ppid, [pid]);
+  }
+  return byParent;
+}
+
+/** A lister of each process's children, the cheapest this kernel offers. */
+function childLister(): (pid: number) => number[] {
+  threadLists ??= existsSync(`/proc/${process.pid}/task/${process.pid}/children`);
+  if (threadLists) return threadChildren;
+  const byParent = scanChildren();
+  return (pid) => byParent.get(pid) ?? [];
+}
+
+/**
+ * Linux only: the server's descendants, remembered by pid and start time. A child that calls
+ * setsid() leaves the process group, and once its parent dies it is reparented and no longer
+ * found under the server; so the tree is read while the server still runs and again before each
+ * signal, and whatever was seen once is killed at the end, unless its pid now names a process
+ * that started later.
+ */
+export class ProcessTree {
+  /** pid to start time of every live descendant seen. */
+  readonly seen = new Map<number, string>();
+
+  /** Remembers the running descendants of `root` (the live server) and of those seen before. */
+  collect(root?: number): void {
+    if (process.platform !== 'linux') return;
+    this.prune();
+    const queue = [...this.seen.keys()];
+    if (root !== undefined) queue.push(root);
+    if (queue.length === 0) return;
+    const childrenOf = childLister();
+    for (let pid = queue.pop(); pid !== undefined; pid = queue.pop())
+      for (const child of childrenOf(pid)) {
+        if (this.seen.has(child)) continue;
+        // Read now: the pid may have been given to another process since it was listed.
+        const stat = readStat(child);
+        if (!stat || stat.state === 'Z' || stat.ppid !== pid) continue;
+        this.seen.set(child, stat.startTime);
+        queue.push(child);
+      }
+  }
+
+  /**
+   * The environment entry (`NAME=value`) of this server's marker, and the server's start time:
+   * a process that carries the entry and started no earlier is one of its descendants.
+   */
+  private marker: { entry: string; since: number } | undefined;
+
+  mark(entry: string, since: string | undefined): void {
+    this.marker = { entry, since: Number(since ?? 0) };
+  }
+
+  /**
+   * Remembers the running processes that carry the marker, wherever they are in the tree now:
+   * a child that detached (setsid) and whose parent exited is found no other way. Environments
+   * that cannot be read (another user's processes) are skipped.
+   */
+  private collectMarked(): void {
+    if (process.platform !== 'linux' || !this.marker) return;
+    const { entry, since } = this.marker;
+    for (const [pid, stat] of procStats() ?? []) {
+      if (this.seen.has(pid) || stat.state === 'Z' || Number(stat.startTime) < since) continue;
+      if (pid !== process.pid && carries(pid, entry)) this.seen.set(pid, stat.startTime);
+    }
+  }
+
+  /** Forgets the processes that are gone, zombies, or whose pid now names another process. */
+  private prune(): void {
+    for (const [pid, startTime] of this.seen) {
+      const stat = readStat(pid);
+      if (stat?.startTime !== startTime || stat.state === 'Z') this.seen.delete(pid);
+    }
+  }
+
+  private signal(pids: Iterable<number>, signal: NodeJS.Signals): void {
+    for (const pid of pids)
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // Gone meanwhile.
+      }
+  }
+
+  /**
+   * SIGKILLs every descendant seen that still runs. Each is stopped first and the tree read again
+   * until nothing new shows, so that a child forked meanwhile is not orphaned unseen.
+   */
+  kill(root?: number): void {
+    const stopped = new Set<number>();
+    for (let round = 0; round < 10; round += 1) {
+      this.collect(root);
+      this.collectMarked();
+      const fresh = [...this.seen.keys()].filter((pid) => !stopped.has(pid));
+      if (fresh.length === 0) break;
+      this.signal(fresh, 'SIGSTOP');
+      for (const pid of fresh) stopped.add(pid);
+    }
+    // Stopped ones too, even if a read of /proc lost them since: stopped, none can exit and free
+    // its pid, and none may be left stopped for good.
+    this.signal(new Set([...stopped, ...this.seen.keys()]), 'SIGKILL');
+  }
+
+  /** Resolves once every descendant seen is gone or a zombie, or after `ms`. */
+  async gone(ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      this.prune();
+      if (this.seen.size === 0 || Date.now() > deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+}
+
+/** Whether the process's environment holds `entry` (`NAME=value`); false when it cannot be read. */
+function carries(pid: number, entry: string): boolean {
+  try {
+    return `\0${readFileSync(`/proc/${pid}/environ`, 'latin1')}`.includes(`\0${entry}\0`);
+  } catch {
+    return false;
+  }
+}
+
+/** Linux only: whether every process in group `pgid` is a zombie (dead, not yet reaped). */
+export function onlyZombiesIn(pgid: number): boolean {
+  if (process.platform !== 'linux') return false;
+  const stats = procStats();
+  return (
+    stats !== undefined && ![...stats.values()].some((s) => s.pgrp === pgid && s.state !== 'Z')
+  );
+}
