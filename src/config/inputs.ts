@@ -2,6 +2,7 @@ import { getOptionalInput } from '../action/actions.js';
 import type { EraSetting, Overrides } from './settings.js';
 import { DEFAULT_CONFIG, POLICIES, type Policy } from './defaults.js';
 import { AuditError } from '../errors.js';
+import { splitCommand } from './command-line.js';
 import { mergeSecrets, redactArgs, redactUrl, secretsOf } from '../redact.js';
 import type { FailOn } from '../core/rules.js';
 
@@ -51,51 +52,6 @@ function lines(input: string, env: NodeJS.ProcessEnv): string[] | undefined {
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#'));
-}
-
-/**
- * Splits a command line into words as a POSIX shell would for plain words and quotes (no
- * expansion, no pipes): the command is run directly, never through a shell.
- */
-export function splitCommand(line: string): string[] {
-  const words: string[] = [];
-  let word = '';
-  let inWord = false;
-  let quote: '"' | "'" | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i] as string;
-    if (quote) {
-      if (c === quote) quote = undefined;
-      else if (
-        c === '\\' &&
-        quote === '"' &&
-        i + 1 < line.length &&
-        '"\\$`'.includes(line[i + 1] as string)
-      )
-        word += line[++i];
-      else word += c;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      inWord = true;
-    } else if (c === '\\' && i + 1 < line.length) {
-      word += line[++i];
-      inWord = true;
-    } else if (/\s/.test(c)) {
-      if (inWord) words.push(word);
-      word = '';
-      inWord = false;
-    } else {
-      word += c;
-      inWord = true;
-    }
-  }
-  if (quote)
-    throw new AuditError(
-      `The command has an unclosed ${quote} quote: ${line}`,
-      'Close the quote in the "command" input.',
-    );
-  if (inWord) words.push(word);
-  return words;
 }
 
 /**

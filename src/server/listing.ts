@@ -5,7 +5,8 @@ import { linesSafe } from '../escape.js';
 import { lazily } from '../lazy.js';
 import { noJsonSchemaValidation } from './sdk-shims.js';
 import { MAX_SCHEMA_DEPTH } from '../core/tools.js';
-import { claimPrestarted, ServerProcess, stopInBackground, type SpawnSpec } from './process.js';
+import { ServerProcess, stopInBackground, type SpawnSpec } from './process.js';
+import { serverFor } from '../prestart.js';
 import { redactText, redactUrl, secretsOf } from '../redact.js';
 import { VERSION } from '../version.js';
 
@@ -873,10 +874,7 @@ export async function listTools(
   limits: ListLimits = DEFAULT_LIMITS,
 ): Promise<Listing> {
   // The process starts first; the SDK (about 100 ms of schema building) loads while it boots.
-  let server =
-    target.kind === 'stdio'
-      ? (claimPrestarted(target.spawn) ?? new ServerProcess(target.spawn))
-      : undefined;
+  let server = target.kind === 'stdio' ? serverFor(target.spawn) : undefined;
   let phase: 'start' | 'list' = 'start';
   const progress: Progress = { pages: 0, tools: 0 };
   let processTransport: ProcessTransport | undefined;
