@@ -77,7 +77,8 @@ export function inputSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
   return mergeSecrets(secretsOf(getOptionalInput('url', env), headers), commandSecrets);
 }
 
-export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
+/** What the inputs say about the servers and how to judge them, as settings take it. */
+function readOverrides(env: NodeJS.ProcessEnv): Overrides {
   const overrides: Overrides = {};
   const command = getOptionalInput('command', env);
   const url = getOptionalInput('url', env);
@@ -136,7 +137,12 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
   if (approveLabel !== undefined) overrides.approveLabel = approveLabel;
   const servers = getOptionalInput('servers', env);
   if (servers !== undefined) overrides.only = servers.split(/[\s,]+/).filter(Boolean);
+  return overrides;
+}
 
+/** The action's inputs, each checked: a bad value is an error naming the input. */
+export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
+  const overrides = readOverrides(env);
   const config = getOptionalInput('config', env);
   const inputs: ActionInputs = {
     overrides,
