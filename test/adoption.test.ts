@@ -57,6 +57,22 @@ describe('.mcp.json', () => {
     );
   });
 
+  it.each([
+    ['evn', 'env'],
+    ['agrs', 'args'],
+    ['comand', 'command'],
+  ])("refuses the misspelt key %s under an HTTP server's start, naming %s", async (typo, meant) => {
+    const dir = await tempDir();
+    const start = { command: 'node', args: [EXAMPLE], [typo]: typo === 'comand' ? 'node' : [] };
+    await mcpJson(dir, { notes: { type: 'http', url: 'http://127.0.0.1:9/mcp', start } });
+    const run = await runCli(['list'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `The start command of server "notes" in .mcp.json has an unknown key "${typo}"; did you mean "${meant}"?`,
+    );
+    expect(run.stderr).toContain('start has command, args, cwd, env');
+  });
+
   it("accepts and ignores other clients' keys", async () => {
     const dir = await tempDir();
     await mcpJson(dir, {

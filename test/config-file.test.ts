@@ -3,12 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   parseHeaders,
-  readConfigFile,
   resolveSettings,
   secretsOfServers,
   updateCommandLine,
-  waiverLines,
 } from '../src/config/settings.js';
+import { readConfigFile, waiverLines } from '../src/config/file.js';
 import { describeError } from '../src/errors.js';
 import { readInputs } from '../src/config/inputs.js';
 import { tempDir } from './support/cli.js';

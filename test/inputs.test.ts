@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inputSecrets, readInputs, splitCommand } from '../src/config/inputs.js';
+import { inputSecrets, readInputs } from '../src/config/inputs.js';
+import { splitCommand } from '../src/config/command-line.js';
 
 describe('splitCommand', () => {
   it('splits words and honours quotes and backslashes, without a shell', () => {

@@ -2,7 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Report } from '../src/audit.js';
 import { commentMarker } from '../src/report/comment.js';
-import { waiverLines, type Waiver } from '../src/config/settings.js';
+import type { Waiver } from '../src/config/settings.js';
+import { waiverLines } from '../src/config/file.js';
 import { finding } from '../src/core/findings.js';
 import { GitHubClient } from '../src/action/github.js';
 import { annotationsOf, markCommentsFailed } from '../src/action/main.js';

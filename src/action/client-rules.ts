@@ -14,12 +14,13 @@ import type { ClientRulesInput } from '../clients/client-rules.js';
 import type { RuleNotesContext } from '../clients/rule-notes.js';
 import { readClassList } from '../core/classlist.js';
 import { clientRulesInput } from '../cli/rules-command.js';
-import { shellQuote, type ConfigFile } from '../config/settings.js';
+import { shellQuote } from '../config/settings.js';
+import type { ConfigFile } from '../config/file.js';
 import type { ActionInputs } from '../config/inputs.js';
 import { DEFAULT_CLASS_LIST } from '../config/defaults.js';
 import { getErrorMessage } from '../errors.js';
 import { terminalSafe } from '../escape.js';
-import { readText, type EarlyStart } from '../prestart.js';
+import { readTrusted } from '../prestart.js';
 import { NPX_COMMAND } from '../version.js';
 
 /*
@@ -58,14 +59,13 @@ export async function actionClientRules(
   file: ConfigFile | undefined,
   configPath: string,
   repoPath: (path: string) => Promise<string>,
-  early: EarlyStart | undefined,
 ): Promise<ActionClientRules> {
   const mapping = parseMapping(file?.clientRules, configPath);
   if (inputs.mode !== 'check') return { mapping };
   const read = async (path: string) => {
     let text: string;
     try {
-      text = await readText(path, early);
+      text = await readTrusted(path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;

@@ -28,19 +28,18 @@ import {
 } from '../report/comment.js';
 import {
   nameFromProject,
-  readConfigFile,
   type EraSetting,
   resolveSettings,
   secretsOfServers,
   shellQuote,
   updateCommandLine,
-  waiverLines,
   type Settings,
   type Waiver,
 } from '../config/settings.js';
+import { readConfigFile, waiverLines } from '../config/file.js';
 import { AuditError, describeError, getErrorMessage } from '../errors.js';
 import { findingText, type Finding } from '../core/findings.js';
-import { readText, type EarlyStart } from '../prestart.js';
+import { enteredWorkingDirectory, readTrusted } from '../prestart.js';
 import { git, gitShow } from '../git.js';
 import { codeSpanSafe, linesSafe, markdownSafe, terminalSafe } from '../escape.js';
 import {
@@ -83,12 +82,11 @@ function readRepo(env: NodeJS.ProcessEnv): RepoRef | undefined {
  */
 async function readEvent(
   path: string | undefined,
-  early: EarlyStart | undefined,
 ): Promise<{ event?: unknown; pull?: PullRequestInfo }> {
   if (!path) return {};
   let event: unknown;
   try {
-    event = JSON.parse(await readText(path, early));
+    event = JSON.parse(await readTrusted(path));
   } catch (error) {
     issueAnnotation(
       'warning',
@@ -528,10 +526,10 @@ async function writeFailedRun(run: FailedRun, env: NodeJS.ProcessEnv): Promise<v
 
 /**
  * The action: inputs -> audit (or a report file) -> summary, outputs, annotations, comment.
- * `early` is what the entry did before loading this (see src/index.ts): the server it started,
- * and the files it read before that server ran.
+ * The entry may have started the server and read the trusted files before loading this (see
+ * prestart.ts).
  */
-export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlyStart): Promise<void> {
+export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   let target: CommentTarget | undefined;
   // The servers whose comments an error marks: named in the config, or once the audit has
   // named them all; until then, also those the class list records.
@@ -554,11 +552,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     const inputs = readInputs(env);
     const updateCommand = updateCommandFor(inputs);
     const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
-    if (inputs.workingDirectory && !early?.enteredWorkingDirectory)
+    if (inputs.workingDirectory && !enteredWorkingDirectory())
       enter(resolve(workspace, inputs.workingDirectory), inputs.workingDirectory);
     const repo = readRepo(env);
     const client = inputs.token ? new GitHubClient(inputs.token, env.GITHUB_API_URL) : undefined;
-    const read = await readEvent(env.GITHUB_EVENT_PATH, early);
+    const read = await readEvent(env.GITHUB_EVENT_PATH);
     let pull = read.pull;
     let pullFromEvent = pull !== undefined;
     // A report-file job takes its PR from the event, checked below; it reads no base.
@@ -586,14 +584,14 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
     let file = await readConfigFile(
       inputs.config,
       inputs.configRequired,
-      async (path) => (configText = await readText(path, early)),
+      async (path) => (configText = await readTrusted(path)),
     );
     // No config file, no command, no url: the project's .mcp.json lists the servers.
     if (!file && !inputs.configRequired && !inputs.overrides.command && !inputs.overrides.url) {
       file = await readConfigFile(
         MCP_JSON,
         false,
-        async (path) => (configText = await readText(path, early)),
+        async (path) => (configText = await readTrusted(path)),
       );
       if (file) {
         configPath = MCP_JSON;
@@ -626,9 +624,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
       namesKnown = true;
     } else {
       settings = resolveSettings(file, configPath, inputs.overrides, 'action');
-      const key = await nameFromProject(settings, inputs.overrides.command, (path) =>
-        readText(path, early),
-      );
+      const key = await nameFromProject(settings, inputs.overrides.command);
       if (key !== undefined)
         process.stdout.write(
           `Server name "${settings.servers[0]?.name}": its key in ${MCP_JSON}, which has this command line.\n`,
@@ -678,13 +674,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, early?: EarlySta
           labels.includes(label),
         );
       }
-      clientRules = await actionClientRules(
-        inputs,
-        file,
-        configPath,
-        (p) => repoRelative(p, env),
-        early,
-      );
+      clientRules = await actionClientRules(inputs, file, configPath, (p) => repoRelative(p, env));
       if (clientRules.check) options.clientRules = clientRules.check;
       report = await runAudit(settings, options);
       await writeRulesOutput(settings.classList, clientRules.mapping, env);

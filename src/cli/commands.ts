@@ -1,32 +1,28 @@
-import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
-import { readAtRef, runAudit, type AuditOptions, type BaseText, type Mode } from '../audit.js';
+import { readAtRef, runAudit, type AuditOptions, type BaseText } from '../audit.js';
 import { usableBase } from '../core/classlist.js';
 import {
   nameFromProject,
-  nearestKey,
-  readConfigFile,
   resolveSettings,
   type EraSetting,
   type Overrides,
+  type Settings,
   updateCommandLine,
 } from '../config/settings.js';
+import { readConfigFile, type ConfigFile } from '../config/file.js';
 import { readBaseState } from '../config/base.js';
 import { AuditError } from '../errors.js';
 import type { Finding } from '../core/findings.js';
-import { splitCommand } from '../config/inputs.js';
+import { splitCommand } from '../config/command-line.js';
 import { DEFAULT_CONFIG, MCP_JSON, POLICIES, type Policy } from '../config/defaults.js';
 import { render, type Format } from '../report/render.js';
 import type { FailOn } from '../core/rules.js';
 import { HELP, quickAnswer, type CliResult } from './help.js';
 import { clientRulesInput } from './rules-command.js';
+import { parseCommandLine, usageError, type CommandLine } from './args.js';
 
-function usageError(message: string, command = 'main'): AuditError {
-  return new AuditError(
-    message,
-    `Run mcp-annotation-auditor ${command === 'main' ? '' : `${command} `}--help for usage.`,
-  );
-}
+/** A command line of list, check or update. */
+type AuditLine = Exclude<CommandLine, { mode: 'rules' }>;
 
 /**
  * Flags only check acts on, with why list or update would ignore each: what would be silently
@@ -51,73 +47,6 @@ const IGNORED: Record<'list' | 'update', Partial<Record<string, string>>> = {
   },
 };
 
-/** The options of list, check and update, as parseArgs takes them. */
-const OPTIONS = {
-  help: { type: 'boolean', short: 'h' },
-  format: { type: 'string' },
-  policy: { type: 'string', multiple: true },
-  'fail-on': { type: 'string' },
-  'class-list': { type: 'string' },
-  'server-name': { type: 'string' },
-  server: { type: 'string', multiple: true },
-  config: { type: 'string' },
-  base: { type: 'string' },
-  'base-ref': { type: 'string' },
-  approved: { type: 'boolean' },
-  prune: { type: 'boolean' },
-  env: { type: 'string', multiple: true },
-  cwd: { type: 'string' },
-  url: { type: 'string' },
-  start: { type: 'string' },
-  header: { type: 'string', multiple: true },
-  'protocol-era': { type: 'string' },
-  'start-timeout': { type: 'string' },
-  'list-timeout': { type: 'string' },
-  'max-pages': { type: 'string' },
-  'max-tools': { type: 'string' },
-  settings: { type: 'string', multiple: true },
-} as const;
-
-const COMMANDS = ['list', 'check', 'update', 'rules'];
-
-/**
- * Refuses what parseArgs would refuse, in words that lead to the fix: an unknown option with the
- * one probably meant, an option without its value, a value given to a switch.
- */
-function checkOptions(args: string[], mode: Mode): void {
-  const known = Object.keys(OPTIONS);
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (!arg.startsWith('-') || arg === '-') continue;
-    const long = arg.startsWith('--');
-    const name = long ? (arg.slice(2).split('=')[0] ?? '') : arg.slice(1);
-    const option = long ? known.find((k) => k === name) : name === 'h' ? 'help' : undefined;
-    if (option === undefined) {
-      const meant = nearestKey(name, known, false);
-      throw usageError(
-        `Unknown option ${arg.split('=')[0]}${meant !== undefined ? `; did you mean --${meant}?` : '.'}`,
-        mode,
-      );
-    }
-    const type = OPTIONS[option as keyof typeof OPTIONS].type;
-    const inline = long && arg.includes('=');
-    if (type === 'boolean' && inline)
-      throw usageError(
-        `--${option} is a switch and takes no value: write --${option} alone.`,
-        mode,
-      );
-    if (type === 'string' && !inline) {
-      const next = args[i + 1];
-      if (next === undefined || next.startsWith('--'))
-        throw usageError(
-          `--${option} needs a value${next !== undefined ? ` (it is followed by the option ${next})` : ''}: write --${option} VALUE.`,
-          mode,
-        );
-      i++;
-    }
-  }
-}
-
 function seconds(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -134,36 +63,8 @@ function count(value: string | undefined, flag: string): number | undefined {
   return n;
 }
 
-/** The CLI as a function of its arguments, so tests can call it without a process. */
-export async function runCli(argv: string[]): Promise<CliResult> {
-  const dashdash = argv.indexOf('--');
-  const own = dashdash < 0 ? argv : argv.slice(0, dashdash);
-  const serverCommand = dashdash < 0 ? [] : argv.slice(dashdash + 1);
-  const command = own[0];
-  const quick = quickAnswer(argv);
-  if (quick) return quick;
-  if (command === 'rules') return (await import('./rules-command.js')).runRules(argv.slice(1));
-  if (command !== 'list' && command !== 'check' && command !== 'update') {
-    const meant = nearestKey(command ?? '', COMMANDS, false);
-    throw usageError(
-      `Unknown command "${command}"${meant !== undefined ? `; did you mean ${meant}?` : `: use ${COMMANDS.join(', ')}.`}`,
-    );
-  }
-  const mode: Mode = command;
-  checkOptions(own.slice(1), mode);
-  let values;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: own.slice(1),
-      allowPositionals: true,
-      strict: true,
-      options: OPTIONS,
-    }));
-  } catch (error) {
-    throw usageError((error as Error).message, mode);
-  }
-  if (values.help) return { exitCode: 0, stdout: `${HELP[mode]}\n`, stderr: '' };
+/** Refuses stray words, and options list or update would ignore. */
+function checkArguments({ mode, values, positionals }: AuditLine): void {
   if (positionals.length)
     throw usageError(
       `Unexpected argument "${positionals[0]}". Put the server's command after --, e.g. ${mode} -- node server.js.`,
@@ -176,6 +77,10 @@ export async function runCli(argv: string[]): Promise<CliResult> {
           `--${flag} would be ignored: ${why}. Give it to check, or leave it out.`,
           mode,
         );
+}
+
+/** The options that take one of a list of values, checked. */
+function choicesOf({ mode, values }: AuditLine) {
   const format = (values.format ?? 'text') as Format;
   if (!['text', 'json', 'markdown'].includes(format))
     throw usageError(`--format must be text, json or markdown, not "${format}".`, mode);
@@ -192,9 +97,14 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   const era = values['protocol-era'] as EraSetting | undefined;
   if (era !== undefined && !['legacy', 'modern', 'both'].includes(era))
     throw usageError(`--protocol-era must be legacy, modern or both, not "${era}".`, mode);
-  if (serverCommand.length && values.url)
+  return { format, failOn, policies: policies as Policy[] | undefined, era };
+}
+
+/** Refuses options that cannot go together. */
+function checkCombinations({ mode, values, server, dashdash }: AuditLine): void {
+  if (server.length && values.url)
     throw usageError('Give either a command after -- or --url, not both.', mode);
-  if (dashdash >= 0 && !serverCommand.length)
+  if (dashdash && !server.length)
     throw usageError('Nothing follows --: give the server command.', mode);
   if (mode === 'check' && values.prune !== undefined)
     throw usageError(
@@ -208,9 +118,13 @@ export async function runCli(argv: string[]): Promise<CliResult> {
     );
   if (values.base !== undefined && values['base-ref'] !== undefined)
     throw usageError('Give --base or --base-ref, not both.', mode);
+}
 
+/** What the options say about the servers and the audit, as settings take it. */
+function overridesOf(line: AuditLine, choices: ReturnType<typeof choicesOf>): Overrides {
+  const { mode, values, server } = line;
   const overrides: Overrides = {};
-  if (serverCommand.length) overrides.command = serverCommand;
+  if (server.length) overrides.command = server;
   if (values.url !== undefined) overrides.url = values.url;
   if (values.start !== undefined) {
     if (values.url === undefined)
@@ -226,9 +140,9 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   if (values['server-name'] !== undefined) overrides.serverName = values['server-name'];
   if (values.server) overrides.only = values.server;
   if (values['class-list'] !== undefined) overrides.classList = values['class-list'];
-  if (policies) overrides.policies = policies as Policy[];
-  if (failOn) overrides.failOn = failOn;
-  if (era) overrides.era = era;
+  if (choices.policies) overrides.policies = choices.policies;
+  if (choices.failOn) overrides.failOn = choices.failOn;
+  if (choices.era) overrides.era = choices.era;
   const limits = {
     startTimeoutMs: seconds(values['start-timeout'], '--start-timeout'),
     listTimeoutMs: seconds(values['list-timeout'], '--list-timeout'),
@@ -237,88 +151,133 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   };
   for (const [key, value] of Object.entries(limits))
     if (value !== undefined) Object.assign(overrides, { [key]: value });
+  return overrides;
+}
 
-  // Said on stderr before the report: options that change nothing here, and where servers came from.
-  const notes: string[] = [];
-  const warn = (text: string) => notes.push(`mcp-annotation-auditor: warning: ${text}\n`);
-  const direct = serverCommand.length ? '--' : values.url !== undefined ? '--url' : undefined;
+/** Warnings about options that change nothing in this run, said on stderr before the report. */
+function warningsOf({ values, server }: AuditLine): string[] {
+  const warnings: string[] = [];
+  const direct = server.length ? '--' : values.url !== undefined ? '--url' : undefined;
   if (direct && values.server)
-    warn(
+    warnings.push(
       `--server has no effect: it chooses among the servers of the config file, and this run audits the server given with ${direct}.`,
     );
   if (values.url !== undefined && values.start === undefined)
     for (const flag of ['env', 'cwd'] as const)
       if (values[flag] !== undefined)
-        warn(
+        warnings.push(
           `--${flag} has no effect: it applies to a process the auditor starts, and --url without --start starts none.`,
         );
   for (const entry of values.env ?? [])
     if (!entry.includes('=') && process.env[entry] === undefined)
-      warn(
+      warnings.push(
         `--env ${entry}: ${entry} is not set in this environment, so the server does not get it. Set it, or pass --env ${entry}=VALUE.`,
       );
+  return warnings.map((text) => `warning: ${text}`);
+}
 
-  let configPath = values.config ?? DEFAULT_CONFIG;
-  let file = await readConfigFile(configPath, values.config !== undefined);
+/** The run's settings: the config file (else the project's .mcp.json), then the options. */
+async function settingsOf(line: AuditLine, overrides: Overrides, notes: string[]) {
+  const given = line.values.config;
+  let configPath = given ?? DEFAULT_CONFIG;
+  let file = await readConfigFile(configPath, given !== undefined);
   // Nothing says what to audit: the project's .mcp.json does, as it does for Claude Code.
-  if (!file && values.config === undefined && !direct) {
+  if (!file && given === undefined && !line.server.length && line.values.url === undefined) {
     file = await readConfigFile(MCP_JSON, false);
     if (file) {
       configPath = MCP_JSON;
-      notes.push(`mcp-annotation-auditor: servers from ${MCP_JSON} (no ${DEFAULT_CONFIG})\n`);
+      notes.push(`servers from ${MCP_JSON} (no ${DEFAULT_CONFIG})`);
     }
   }
   const settings = resolveSettings(file, configPath, overrides);
   const key = await nameFromProject(settings, overrides.command);
   if (key !== undefined)
     notes.push(
-      `mcp-annotation-auditor: server name "${settings.servers[0]?.name}": its key in ${MCP_JSON}, which has this command line\n`,
+      `server name "${settings.servers[0]?.name}": its key in ${MCP_JSON}, which has this command line`,
     );
+  return { file, configPath, settings };
+}
 
-  const options: AuditOptions = {
-    mode,
-    updateCommand: updateCommandLine(overrides, values.config),
-    approved: values.approved ?? false,
-  };
-  if (values.prune) options.prune = true;
-  // A base that does not parse only warns (see usableBase), as in the action.
-  let checked: { base?: BaseText; warning?: string; findings?: Finding[] } = {};
-  if (values.base !== undefined) {
+type Checked = { base?: BaseText; warning?: string; findings?: Finding[] };
+
+/**
+ * The base to compare with: --base's file, or the class list at --base-ref (with that ref's
+ * config). A base that does not parse only warns (see usableBase), as in the action.
+ */
+async function baseOf(
+  line: AuditLine,
+  run: { file: ConfigFile | undefined; configPath: string; settings: Settings },
+): Promise<Checked> {
+  const { base, 'base-ref': ref } = line.values;
+  if (base !== undefined) {
     let text: string;
     try {
-      text = await readFile(values.base, 'utf8');
+      text = await readFile(base, 'utf8');
     } catch (error) {
       // A base that is not there is no "empty base": every dropped hint would pass unseen.
       throw new AuditError(
-        `Could not read --base ${values.base}: ${(error as Error).message}.`,
+        `Could not read --base ${base}: ${(error as Error).message}.`,
         (error as NodeJS.ErrnoException).code === 'ENOENT'
           ? 'Pass the class list as it was at the base (git show <base>:<path> > base.json), or --base-ref <base> to read it from git.'
           : undefined,
       );
     }
-    checked = usableBase({ text, label: values.base, file: values.base }, values.base);
-  } else if (values['base-ref'] !== undefined) {
-    const ref = values['base-ref'];
-    // The class list where REF's config puts it, and REF's config against today's.
-    checked = await readBaseState({
-      read: (path) => readAtRef(ref, path),
-      label: ref,
-      configPath,
-      headConfig: file,
-      headClassList: settings.classList,
-    });
+    return usableBase({ text, label: base, file: base }, base);
   }
+  if (ref === undefined) return {};
+  // The class list where REF's config puts it, and REF's config against today's.
+  return readBaseState({
+    read: (path) => readAtRef(ref, path),
+    label: ref,
+    configPath: run.configPath,
+    headConfig: run.file,
+    headClassList: run.settings.classList,
+  });
+}
+
+/** What the audit is asked to do beyond the settings: the mode, the base, the client rules. */
+async function auditOptionsOf(
+  line: AuditLine,
+  run: { file: ConfigFile | undefined; configPath: string; overrides: Overrides },
+  checked: Checked,
+): Promise<AuditOptions> {
+  const { mode, values } = line;
+  const options: AuditOptions = {
+    mode,
+    updateCommand: updateCommandLine(run.overrides, values.config),
+    approved: values.approved ?? false,
+  };
+  if (values.prune) options.prune = true;
   if (checked.base) options.base = checked.base;
   if (mode === 'check') {
-    const clientRules = await clientRulesInput(values.settings, file, configPath);
+    const clientRules = await clientRulesInput(values.settings, run.file, run.configPath);
     if (clientRules) options.clientRules = clientRules;
   }
   if (checked.findings) options.baseFindings = checked.findings;
+  return options;
+}
+
+/** The CLI as a function of its arguments, so tests can call it without a process. */
+export async function runCli(argv: string[]): Promise<CliResult> {
+  const quick = quickAnswer(argv);
+  if (quick) return quick;
+  const line = parseCommandLine(argv);
+  if (line.mode === 'rules') return (await import('./rules-command.js')).runRules(line.args);
+  if (line.values.help) return { exitCode: 0, stdout: `${HELP[line.mode]}\n`, stderr: '' };
+  checkArguments(line);
+  const choices = choicesOf(line);
+  checkCombinations(line);
+  const overrides = overridesOf(line, choices);
+  const notes = warningsOf(line);
+  const { file, configPath, settings } = await settingsOf(line, overrides, notes);
+  const checked = await baseOf(line, { file, configPath, settings });
+  const options = await auditOptionsOf(line, { file, configPath, overrides }, checked);
   const report = await runAudit(settings, options);
+  // As the action warns: once the audit has compared (if it failed first, nothing was).
+  if (checked.warning) notes.push(`warning: ${checked.warning}`);
   return {
     exitCode: report.result === 'failed' ? 1 : 0,
-    stdout: render(report, format),
-    // As the action warns: once the audit has compared (if it failed first, nothing was).
-    stderr: `${notes.join('')}${checked.warning ? `mcp-annotation-auditor: warning: ${checked.warning}\n` : ''}`,
+    stdout: render(report, choices.format),
+    stderr: notes.map((note) => `mcp-annotation-auditor: ${note}\n`).join(''),
   };
 }

@@ -12,7 +12,7 @@ import {
   type SettingsFile,
 } from '../clients/claude-settings.js';
 import type { ClientRulesInput } from '../clients/client-rules.js';
-import { readConfigFile, type ConfigFile } from '../config/settings.js';
+import { readConfigFile, type ConfigFile } from '../config/file.js';
 import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG, DEFAULT_SETTINGS } from '../config/defaults.js';
 import { AuditError } from '../errors.js';
 import { terminalSafe } from '../escape.js';

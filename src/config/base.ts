@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { BaseText } from '../audit.js';
 import { usableBase } from '../core/classlist.js';
-import { readConfigFile, type ConfigFile } from './settings.js';
+import { readConfigFile, type ConfigFile } from './file.js';
 import { DEFAULT_CLASS_LIST } from './defaults.js';
 import { AuditError, describeError } from '../errors.js';
 import { terminalSafe } from '../escape.js';

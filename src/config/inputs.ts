@@ -2,6 +2,7 @@ import { getOptionalInput } from '../action/actions.js';
 import type { EraSetting, Overrides } from './settings.js';
 import { DEFAULT_CONFIG, POLICIES, type Policy } from './defaults.js';
 import { AuditError } from '../errors.js';
+import { splitCommand } from './command-line.js';
 import { mergeSecrets, redactArgs, redactUrl, secretsOf } from '../redact.js';
 import type { FailOn } from '../core/rules.js';
 
@@ -56,51 +57,6 @@ function lines(input: string, env: NodeJS.ProcessEnv): string[] | undefined {
 }
 
 /**
- * Splits a command line into words as a POSIX shell would for plain words and quotes (no
- * expansion, no pipes): the command is run directly, never through a shell.
- */
-export function splitCommand(line: string): string[] {
-  const words: string[] = [];
-  let word = '';
-  let inWord = false;
-  let quote: '"' | "'" | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i] as string;
-    if (quote) {
-      if (c === quote) quote = undefined;
-      else if (
-        c === '\\' &&
-        quote === '"' &&
-        i + 1 < line.length &&
-        '"\\$`'.includes(line[i + 1] as string)
-      )
-        word += line[++i];
-      else word += c;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      inWord = true;
-    } else if (c === '\\' && i + 1 < line.length) {
-      word += line[++i];
-      inWord = true;
-    } else if (/\s/.test(c)) {
-      if (inWord) words.push(word);
-      word = '';
-      inWord = false;
-    } else {
-      word += c;
-      inWord = true;
-    }
-  }
-  if (quote)
-    throw new AuditError(
-      `The command has an unclosed ${quote} quote: ${line}`,
-      'Close the quote in the "command" input.',
-    );
-  if (inWord) words.push(word);
-  return words;
-}
-
-/**
  * The secrets in the url, headers and command inputs (the URL and the parts of it that may be a
  * key, each header's value, the secrets of the command line), read leniently: they are masked in the log before the inputs are checked, since an
  * error about an input may quote it. A line with no colon may be a bare credential: all of it.
@@ -123,7 +79,8 @@ export function inputSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
   return mergeSecrets(secretsOf(getOptionalInput('url', env), headers), commandSecrets);
 }
 
-export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
+/** What the inputs say about the servers and how to judge them, as settings take it. */
+function readOverrides(env: NodeJS.ProcessEnv): Overrides {
   const overrides: Overrides = {};
   const command = getOptionalInput('command', env);
   const url = getOptionalInput('url', env);
@@ -182,7 +139,12 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
   if (approveLabel !== undefined) overrides.approveLabel = approveLabel;
   const servers = getOptionalInput('servers', env);
   if (servers !== undefined) overrides.only = servers.split(/[\s,]+/).filter(Boolean);
+  return overrides;
+}
 
+/** The action's inputs, each checked: a bad value is an error naming the input. */
+export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
+  const overrides = readOverrides(env);
   const config = getOptionalInput('config', env);
   const inputs: ActionInputs = {
     overrides,

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { AuditError, getErrorMessage } from '../errors.js';
 import { onlyZombiesIn, ProcessTree, readStat } from './tree.js';
@@ -377,40 +376,6 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
   } finally {
     clearTimeout(timer);
   }
-}
-
-const prestarted: ServerProcess[] = [];
-
-/** Same command, arguments, environment and directory (a relative or absent cwd is resolved now). */
-function sameSpec(a: SpawnSpec, b: SpawnSpec): boolean {
-  const keys = (env: Record<string, string>) => Object.keys(env).sort().join('\0');
-  return (
-    a.command === b.command &&
-    resolvePath(a.cwd ?? '.') === resolvePath(b.cwd ?? '.') &&
-    a.args.length === b.args.length &&
-    a.args.every((arg, i) => arg === b.args[i]) &&
-    keys(a.env) === keys(b.env) &&
-    Object.entries(a.env).every(([k, v]) => b.env[k] === v)
-  );
-}
-
-/**
- * Starts a server before the rest of the auditor has loaded, so its boot overlaps ours. The audit
- * claims it when its spec matches exactly; otherwise it is stopped unused.
- */
-export function prestartServer(spec: SpawnSpec): void {
-  prestarted.push(new ServerProcess(spec));
-}
-
-/** The prestarted server for this exact spec, if there is one and it is still unclaimed. */
-export function claimPrestarted(spec: SpawnSpec): ServerProcess | undefined {
-  const index = prestarted.findIndex((server) => sameSpec(server.spec, spec));
-  return index < 0 ? undefined : prestarted.splice(index, 1)[0];
-}
-
-/** Stops prestarted servers the audit did not use (a bad config, --help, a different spec). */
-export async function stopUnclaimed(): Promise<void> {
-  await Promise.all(prestarted.splice(0).map((server) => server.stop()));
 }
 
 const stopping = new Set<Promise<void>>();

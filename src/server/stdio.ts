@@ -13,7 +13,8 @@ import {
   type StdioTarget,
 } from './connection.js';
 import { explainFailure, ServerExited } from './failure.js';
-import { claimPrestarted, ServerProcess, stopInBackground } from './process.js';
+import { stopInBackground, type ServerProcess } from './process.js';
+import { serverFor } from '../prestart.js';
 
 /** Newline-delimited JSON-RPC over the server's pipes; non-JSON lines are counted, not fatal. */
 class ProcessTransport implements Transport {
@@ -114,7 +115,7 @@ export class StdioConnection implements Connection {
     private readonly target: StdioTarget,
     readonly era: ProtocolEra,
   ) {
-    this.server = claimPrestarted(target.spawn) ?? new ServerProcess(target.spawn);
+    this.server = serverFor(target.spawn);
     this.exited = this.server.exited.then(() => {
       throw new ServerExited();
     });
