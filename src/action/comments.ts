@@ -136,9 +136,9 @@ export async function markCommentsFailed(
   servers: readonly string[],
   message: string,
   secrets: readonly string[] = [],
-  markerOf?: (server: string) => string,
-  details?: string,
+  more: { markerOf?: ((server: string) => string) | undefined; details?: string | undefined } = {},
 ): Promise<void> {
+  const { markerOf, details } = more;
   const text = errorMarkdown(message, details, (t) => redactText(t, secrets));
   const body = (server: string, marker: string) =>
     `${marker}\n### ❌ MCP tool annotations for \`${codeSpanSafe(server, 64)}\`: the audit could not run\n\n${text}\n\nSee the job log for details.\n`;
@@ -174,6 +174,6 @@ export async function commentFailedRun(
       run.servers.map((s) => s.server),
       run.error,
       [],
-      markerOf,
+      { markerOf },
     );
 }

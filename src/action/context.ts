@@ -15,6 +15,7 @@ import type { CommentTarget } from '../report/comment.js';
 import { within, type Known } from './failure.js';
 import {
   GitHubClient,
+  loadGitHub,
   pullInfo,
   type PullPayload,
   type PullRequestInfo,
@@ -179,8 +180,10 @@ export async function readContext(
   if (inputs.workingDirectory && !early?.enteredWorkingDirectory)
     enter(resolve(workspace, inputs.workingDirectory), inputs.workingDirectory);
   const repo = readRepo(env);
-  const client = inputs.token ? new GitHubClient(inputs.token, env.GITHUB_API_URL) : undefined;
   const { event, pull: eventPull } = await readEvent(env.GITHUB_EVENT_PATH, early);
+  // Loaded before anything else runs: see loadGitHub.
+  if (inputs.token) await loadGitHub();
+  const client = inputs.token ? new GitHubClient(inputs.token, env.GITHUB_API_URL) : undefined;
   const pull = await readPull(inputs, client, repo, eventPull);
   const prNumber = inputs.prNumber ?? pull?.number;
   const commenting = client && repo && inputs.comment !== 'never' ? { client, repo } : undefined;

@@ -149,12 +149,8 @@ export async function publishFailure(
       env,
     );
   if (target)
-    await markCommentsFailed(
-      target,
-      [...names],
-      head,
-      secrets,
-      markersOf(policies, eraOf),
+    await markCommentsFailed(target, [...names], head, secrets, {
+      markerOf: markersOf(policies, eraOf),
       details,
-    );
+    });
 }

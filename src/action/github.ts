@@ -48,19 +48,22 @@ const MAX_PAGES = 100;
 
 type Octokit = ReturnType<(typeof import('@actions/github'))['getOctokit']>;
 
+let loading: Promise<typeof import('@actions/github')> | undefined;
+
 /**
- * @actions/github reads and parses the event file as it loads, and throws on one that is not
- * JSON. The action reads the event itself (and goes on, with a warning, when it cannot), so the
- * library loads with the path hidden. Nothing else runs between the two steps of the import.
+ * @actions/github, loaded once. It reads and parses the event file as it loads, and throws on one
+ * that is not JSON; the action reads the event itself (and goes on, with a warning, when it
+ * cannot), so the library loads with the path hidden. The action awaits this before it goes on
+ * (see readContext), so that nothing of its own runs while the path is hidden.
  */
-async function loadGitHub(): Promise<typeof import('@actions/github')> {
+export function loadGitHub(): Promise<typeof import('@actions/github')> {
+  if (loading) return loading;
   const eventPath = process.env.GITHUB_EVENT_PATH;
   delete process.env.GITHUB_EVENT_PATH;
-  try {
-    return await import('@actions/github');
-  } finally {
+  loading = import('@actions/github').finally(() => {
     if (eventPath !== undefined) process.env.GITHUB_EVENT_PATH = eventPath;
-  }
+  });
+  return loading;
 }
 
 /** What a failed request says: `METHOD path failed with HTTP status: message`, or the network's. */
