@@ -253,7 +253,9 @@ describe('the action, run as GitHub runs it', () => {
       `::error title=mcp-annotation-auditor%3A hint-dropped,file=mcp-tool-classes.json,line=${line}::delete_note: destructiveHint`,
     );
     // Most severe first.
-    const levels = [...run.stdout.matchAll(/^::(error|warning|notice) title=mcp-annotation-auditor/gm)].map((m) => m[1]);
+    const levels = [
+      ...run.stdout.matchAll(/^::(error|warning|notice) title=mcp-annotation-auditor/gm),
+    ].map((m) => m[1]);
     expect(levels).toEqual(
       [...levels].sort(
         (a, b) =>
