@@ -112,7 +112,7 @@ describe('the action with Claude Code settings', () => {
     expect(run.code, run.stdout).toBe(1);
     expect(run.outputs.result).toBe('failed');
     expect(run.stdout).toContain(
-      '::error file=.claude/settings.json,line=5,title=mcp-annotation-auditor%3A rule-allows-delete::',
+      '::error title=mcp-annotation-auditor%3A rule-allows-delete,file=.claude/settings.json,line=5::',
     );
     const comments = api.commentsOn(1);
     expect(comments).toHaveLength(1);
@@ -170,7 +170,7 @@ describe('the action with Claude Code settings', () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.outputs['warning-count']).toBe('1');
     expect(run.stdout).toContain(
-      '::warning file=.claude/settings.json,line=4,title=mcp-annotation-auditor%3A rule-allows-edit::',
+      '::warning title=mcp-annotation-auditor%3A rule-allows-edit,file=.claude/settings.json,line=4::',
     );
     const report = JSON.parse(await readFile(run.outputs.report ?? '', 'utf8')) as {
       tools: { name: string; claudeCode?: unknown }[];

@@ -250,10 +250,12 @@ describe('the action, run as GitHub runs it', () => {
     const text = await readFile(join(dir, 'mcp-tool-classes.json'), 'utf8');
     const line = text.split('\n').findIndex((l) => l.includes('"mcp__notes__delete_note"')) + 1;
     expect(run.stdout).toContain(
-      `::error file=mcp-tool-classes.json,line=${line},title=mcp-annotation-auditor%3A hint-dropped::delete_note: destructiveHint`,
+      `::error title=mcp-annotation-auditor%3A hint-dropped,file=mcp-tool-classes.json,line=${line}::delete_note: destructiveHint`,
     );
     // Most severe first.
-    const levels = [...run.stdout.matchAll(/^::(error|warning|notice) file=/gm)].map((m) => m[1]);
+    const levels = [
+      ...run.stdout.matchAll(/^::(error|warning|notice) title=mcp-annotation-auditor/gm),
+    ].map((m) => m[1]);
     expect(levels).toEqual(
       [...levels].sort(
         (a, b) =>
@@ -1293,7 +1295,7 @@ describe('the action, run as GitHub runs it', () => {
       expect(run.code, run.stdout).toBe(1);
       // Annotated where the waiver is written, not on line 1 of the class list.
       expect(run.stdout).toContain(
-        '::warning file=auditor.yml,line=3,title=mcp-annotation-auditor%3A stale-waiver::',
+        '::warning title=mcp-annotation-auditor%3A stale-waiver,file=auditor.yml,line=3::',
       );
       const body = api.commentsOn(1)[0]?.body ?? '';
       expect(body).toContain('❌');

@@ -3,7 +3,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendSummary, SUMMARY_LIMIT } from '../src/action/actions.js';
+import { appendSummary, SUMMARY_LIMIT } from '../src/action/summary.js';
 import type { Report, ServerReport } from '../src/audit.js';
 import { classifyTool } from '../src/core/classify.js';
 import { finding } from '../src/core/findings.js';

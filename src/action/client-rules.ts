@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { issueAnnotation, setOutput } from './actions.js';
+import * as core from '@actions/core';
 import {
   mergePermissions,
   parseMapping,
@@ -97,7 +97,7 @@ export async function writeRulesOutput(
   const path = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'claude-settings.json');
   try {
     const read = await readClassList(classListPath);
-    if (!read) return setOutput('rules', '');
+    if (!read) return core.setOutput('rules', '');
     const text = mergePermissions(
       undefined,
       permissionsFor(read.list, mapping),
@@ -105,11 +105,10 @@ export async function writeRulesOutput(
     );
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, text);
-    setOutput('rules', path);
+    core.setOutput('rules', path);
   } catch (error) {
-    setOutput('rules', '');
-    issueAnnotation(
-      'warning',
+    core.setOutput('rules', '');
+    core.warning(
       `Could not write the Claude Code settings file ${path} (output rules): ${terminalSafe(getErrorMessage(error), 200)}.`,
     );
   }

@@ -1,8 +1,13 @@
+import { RequestError } from '@octokit/request-error';
+
 /**
- * The GitHub REST calls the action makes, over fetch. Only what the comment and the base class
- * list need; the client is a parameter everywhere so tests can point it at their own server.
+ * The GitHub REST calls the action makes, on @actions/github's Octokit: it follows the runner's
+ * proxy settings (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), a GitHub Enterprise Server's API URL, and
+ * pages through lists. Only what the comment and the base class list need; the client is a
+ * parameter everywhere so tests can point it at their own server.
  */
 
+/** An answer of the API that is not a success; `status` is its HTTP status. */
 export class GitHubError extends Error {
   override name = 'GitHubError';
   constructor(
@@ -38,131 +43,146 @@ export interface RepoRef {
 
 /** The pauses before each retry of a GET. */
 const RETRY_DELAYS = [500, 1_500];
+/** A list longer than this many pages of 100 is cut: no PR has 10,000 comments of ours. */
+const MAX_PAGES = 100;
+
+type Octokit = ReturnType<(typeof import('@actions/github'))['getOctokit']>;
+
+let loading: Promise<typeof import('@actions/github')> | undefined;
+
+/**
+ * @actions/github, loaded once. It reads and parses the event file as it loads, and throws on one
+ * that is not JSON; the action reads the event itself (and goes on, with a warning, when it
+ * cannot), so the library loads with the path hidden. The action awaits this before it goes on
+ * (see readContext), so that nothing of its own runs while the path is hidden.
+ */
+export function loadGitHub(): Promise<typeof import('@actions/github')> {
+  if (loading) return loading;
+  const eventPath = process.env.GITHUB_EVENT_PATH;
+  delete process.env.GITHUB_EVENT_PATH;
+  loading = import('@actions/github').finally(() => {
+    if (eventPath !== undefined) process.env.GITHUB_EVENT_PATH = eventPath;
+  });
+  return loading;
+}
+
+/** What a failed request says: `METHOD path failed with HTTP status: message`, or the network's. */
+function describeFailure(error: unknown, method: string, path: string): unknown {
+  if (!(error instanceof RequestError)) return error;
+  // Octokit reports a request that got no answer (a refused connection, DNS) as a 500.
+  if (error.response === undefined)
+    return new Error(`${method} ${path} failed: ${error.message}`, { cause: error });
+  // GitHub's JSON message, without the documentation link Octokit appends.
+  const data = error.response.data as { message?: unknown } | string | undefined;
+  const message =
+    typeof data === 'object' && data !== null && typeof data.message === 'string'
+      ? data.message
+      : typeof data === 'string'
+        ? data
+        : error.message;
+  return new GitHubError(
+    `${method} ${path} failed with HTTP ${error.status}: ${message.slice(0, 300)}`,
+    error.status,
+  );
+}
+
+/**
+ * A GET (it changes nothing) that meets a network error or a 5xx answer is tried twice more,
+ * after 0.5 s and 1.5 s: those are most often over by then.
+ */
+async function retried<T>(method: string, path: string, once: () => T | Promise<T>): Promise<T> {
+  for (const delay of method === 'GET' ? RETRY_DELAYS : []) {
+    try {
+      return await once();
+    } catch (error) {
+      if (error instanceof RequestError && error.response && error.status < 500)
+        throw describeFailure(error, method, path);
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+  try {
+    return await once();
+  } catch (error) {
+    throw describeFailure(error, method, path);
+  }
+}
 
 export class GitHubClient {
-  constructor(
-    private readonly token: string,
-    private readonly baseUrl = 'https://api.github.com',
-  ) {}
+  private readonly octokit: Promise<Octokit>;
 
-  /**
-   * One request. A GET (it changes nothing) that meets a network error or a 5xx answer is tried
-   * twice more, after 0.5 s and 1.5 s: those are most often over by then.
-   */
-  private async call<T>(
-    method: string,
-    path: string,
-    body?: unknown,
-  ): Promise<{ data: T; link: string | null }> {
-    for (const delay of method === 'GET' ? RETRY_DELAYS : []) {
-      try {
-        return await this.callOnce<T>(method, path, body);
-      } catch (error) {
-        if (error instanceof GitHubError && error.status < 500) throw error;
-      }
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    }
-    return this.callOnce<T>(method, path, body);
-  }
-
-  private async callOnce<T>(
-    method: string,
-    path: string,
-    body?: unknown,
-  ): Promise<{ data: T; link: string | null }> {
-    const url = path.startsWith('http') ? path : `${this.baseUrl.replace(/\/$/, '')}${path}`;
-    const response = await fetch(url, {
-      method,
-      headers: {
-        Accept: 'application/vnd.github+json',
-        Authorization: `Bearer ${this.token}`,
-        'User-Agent': 'mcp-annotation-auditor',
-        'X-GitHub-Api-Version': '2022-11-28',
-        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      signal: AbortSignal.timeout(30_000),
+  constructor(token: string, baseUrl = 'https://api.github.com') {
+    const base = baseUrl.replace(/\/+$/, '');
+    this.octokit = loadGitHub().then(({ getOctokit }) => {
+      // The base URL is passed as given: the library's default is read once, as it loads.
+      const octokit = getOctokit(token, { baseUrl: base, userAgent: 'mcp-annotation-auditor' });
+      // Every request, pages of a list too: GitHub's API version, a 30 s bound, the retries.
+      octokit.hook.wrap('request', async (request, options) => {
+        options.headers['x-github-api-version'] = '2022-11-28';
+        const { method, url } = octokit.request.endpoint(options);
+        const path = url.startsWith(base) ? url.slice(base.length) : url;
+        const signal = () => ({ ...options.request, signal: AbortSignal.timeout(30_000) });
+        return retried(method, path, () => request({ ...options, request: signal() }));
+      });
+      return octokit;
     });
-    const text = await response.text();
-    if (!response.ok) {
-      let message = text;
-      try {
-        message = (JSON.parse(text) as { message?: string }).message ?? text;
-      } catch {
-        // Not JSON: keep the text.
-      }
-      throw new GitHubError(
-        `${method} ${path} failed with HTTP ${response.status}: ${message.slice(0, 300)}`,
-        response.status,
-      );
-    }
-    return { data: (text ? JSON.parse(text) : undefined) as T, link: response.headers.get('link') };
+    // Awaited by each call; until one is made, a failed load must not count as unhandled.
+    this.octokit.catch(() => undefined);
   }
 
-  /** Every comment on an issue or PR, following the Link header. */
+  /** Every comment on an issue or PR, page by page. */
   async listComments(repo: RepoRef, issue: number): Promise<IssueComment[]> {
-    const all: IssueComment[] = [];
-    let next: string | undefined =
-      `/repos/${repo.owner}/${repo.repo}/issues/${issue}/comments?per_page=100`;
-    for (let page = 0; next && page < 100; page++) {
-      const { data, link }: { data: IssueComment[]; link: string | null } = await this.call<
-        IssueComment[]
-      >('GET', next);
-      all.push(...data);
-      next = /<([^>]+)>;\s*rel="next"/.exec(link ?? '')?.[1];
-    }
-    return all;
+    const octokit = await this.octokit;
+    let pages = 0;
+    return octokit.paginate(
+      octokit.rest.issues.listComments,
+      { ...repo, issue_number: issue, per_page: 100 },
+      (response, done) => {
+        if (++pages >= MAX_PAGES) done();
+        return response.data;
+      },
+    );
   }
 
   async createComment(repo: RepoRef, issue: number, body: string): Promise<IssueComment> {
-    return (
-      await this.call<IssueComment>(
-        'POST',
-        `/repos/${repo.owner}/${repo.repo}/issues/${issue}/comments`,
-        { body },
-      )
-    ).data;
+    const octokit = await this.octokit;
+    const { data } = await octokit.rest.issues.createComment({
+      ...repo,
+      issue_number: issue,
+      body,
+    });
+    return data;
   }
 
   async updateComment(repo: RepoRef, id: number, body: string): Promise<IssueComment> {
-    return (
-      await this.call<IssueComment>(
-        'PATCH',
-        `/repos/${repo.owner}/${repo.repo}/issues/comments/${id}`,
-        { body },
-      )
-    ).data;
+    const octokit = await this.octokit;
+    const { data } = await octokit.rest.issues.updateComment({ ...repo, comment_id: id, body });
+    return data;
   }
 
   /** A file's text at a commit; null when the file does not exist there. */
   async getFileAt(repo: RepoRef, path: string, ref: string): Promise<string | null> {
-    const encoded = path.split('/').map(encodeURIComponent).join('/');
+    const octokit = await this.octokit;
+    let data: { type?: string; content?: string; encoding?: string };
     try {
-      const { data } = await this.call<{ type?: string; content?: string; encoding?: string }>(
-        'GET',
-        `/repos/${repo.owner}/${repo.repo}/contents/${encoded}?ref=${encodeURIComponent(ref)}`,
-      );
-      if (data.type !== 'file' || data.content === undefined)
-        throw new GitHubError(`${path} at ${ref} is not a file`, 422);
-      // Files over 1 MB come without content; the caller falls back to git.
-      if (data.encoding === 'none')
-        throw new GitHubError(`${path} at ${ref} is too large for the contents API`, 413);
-      return Buffer.from(data.content, 'base64').toString('utf8');
+      data = (await octokit.rest.repos.getContent({ ...repo, path, ref })).data as typeof data;
     } catch (error) {
       if (error instanceof GitHubError && error.status === 404) return null;
       throw error;
     }
+    if (data.type !== 'file' || data.content === undefined)
+      throw new GitHubError(`${path} at ${ref} is not a file`, 422);
+    // Files over 1 MB come without content; the caller falls back to git.
+    if (data.encoding === 'none')
+      throw new GitHubError(`${path} at ${ref} is too large for the contents API`, 413);
+    return Buffer.from(data.content, 'base64').toString('utf8');
   }
 
   async getPull(repo: RepoRef, number: number): Promise<PullRequestInfo> {
-    const { data } = await this.call<PullPayload>(
-      'GET',
-      `/repos/${repo.owner}/${repo.repo}/pulls/${number}`,
-    );
+    const octokit = await this.octokit;
+    const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: number });
     return pullInfo(data);
   }
 }
-
 /** The part of a `pull_request` object (event payload or API) the action reads. */
 export interface PullPayload {
   number: number;

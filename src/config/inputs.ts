@@ -1,10 +1,22 @@
-import { getOptionalInput } from '../action/actions.js';
 import type { EraSetting, Overrides } from './settings.js';
 import { DEFAULT_CONFIG, POLICIES, type Policy } from './defaults.js';
 import { AuditError } from '../errors.js';
 import { splitCommand } from './command-line.js';
 import { mergeSecrets, redactArgs, redactUrl, secretsOf } from '../redact.js';
 import type { FailOn } from '../core/rules.js';
+
+/**
+ * An input as the runner passes it (INPUT_<NAME>, spaces as underscores), trimmed; undefined when
+ * empty. Read from `env` rather than with @actions/core's getInput: the early start (src/index.ts)
+ * reads the inputs before any library is loaded, and the tests pass their own environment.
+ */
+export function getOptionalInput(
+  name: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  const value = (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+  return value === '' ? undefined : value;
+}
 
 export type CommentMode = 'auto' | 'always' | 'never';
 

@@ -1,0 +1,330 @@
+import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import * as core from '@actions/core';
+import { runAudit, type AuditOptions, type Report } from '../audit.js';
+import { actionClientRules, writeRulesOutput, type ActionClientRules } from './client-rules.js';
+import { readBaseState, type BaseRead } from '../config/base.js';
+import { MCP_JSON } from '../config/defaults.js';
+import {
+  nameFromProject,
+  resolveSettings,
+  secretsOfServers,
+  type Settings,
+} from '../config/settings.js';
+import { AuditError, getErrorMessage } from '../errors.js';
+import { terminalSafe } from '../escape.js';
+import { git, gitShow } from '../git.js';
+import { mergeSecrets } from '../redact.js';
+import type { CommentTarget } from '../report/comment.js';
+import { renderJson, type FailedRun } from '../report/render.js';
+import { readReportFile } from '../report/reportfile.js';
+import type { ActionContext } from './context.js';
+import { within, type Known } from './failure.js';
+import type { GitHubClient, PullRequestInfo, RepoRef } from './github.js';
+import { triggeringCommit, verifiedPull } from './workflowrun.js';
+
+/** Step two of the action: the audit, or the report file an earlier audit wrote. */
+
+/** What step two gives the publishing step. */
+export interface Audited {
+  report: Report;
+  /** Only when this job audited: a report file's are not this job's. */
+  settings?: Settings;
+  /** The JSON report: written here, or the report file. */
+  reportPath: string;
+  /** The class list's path from the repository's root, for annotations and SARIF. */
+  classListRepoPath: string;
+  /** The PR the comments go on; a report-file job's, once verified. */
+  target?: CommentTarget;
+  prNumber?: number;
+  /** What the comment says of the Claude Code rules of each changed tool (check with settings). */
+  clientRules?: ActionClientRules['notes'];
+  known: Known;
+}
+
+/** A report file that holds an audit that could not run. */
+export interface GivenFailedRun {
+  failedRun: FailedRun;
+  reportPath: string;
+  target?: CommentTarget;
+  known: Known;
+}
+
+/**
+ * The path of a file relative to the repository's root, with forward slashes: the root git
+ * reports (a checkout into a subfolder of the workspace has its own), else the workspace. Both
+ * sides are real paths, so a symlinked workspace cannot put the file outside the root.
+ */
+export async function repoRelative(path: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const real = (p: string) => realpath(p).catch(() => p);
+  const top = await git(['rev-parse', '--show-toplevel']).then(
+    (out) => out.trim(),
+    () => '',
+  );
+  const root = await real(top || (env.GITHUB_WORKSPACE ?? process.cwd()));
+  const full = resolve(path);
+  return relative(root, join(await real(dirname(full)), basename(full)))
+    .split(sep)
+    .join('/');
+}
+
+/**
+ * The class list at the PR's base commit: through the API (works with the default shallow
+ * checkout), else from git, fetching that one commit if needed. Null when the file did not exist.
+ */
+async function readBase(
+  context: ActionContext,
+  repoPath: string,
+  sha: string,
+): Promise<string | null> {
+  const { client, repo } = context;
+  let apiError: unknown;
+  if (client && repo) {
+    try {
+      return await client.getFileAt(repo, repoPath, sha);
+    } catch (error) {
+      apiError = error;
+    }
+  }
+  try {
+    await git(['cat-file', '-e', `${sha}^{commit}`]).catch(() =>
+      git(['fetch', '--no-tags', '--depth=1', 'origin', sha]),
+    );
+    return await gitShow(`${sha}:${repoPath}`);
+  } catch (error) {
+    throw new AuditError(
+      `Could not read ${repoPath} at the base commit ${sha.slice(0, 12)}: ${apiError ? `${getErrorMessage(apiError)}; ` : ''}${getErrorMessage(error)}. Without it, what this PR changes in the class list (a dropped hint, say) cannot be checked.`,
+      "Re-run the job. If it fails again, give the job a token that can read the repository's contents (permissions: contents: read), or check out with fetch-depth: 0.",
+    );
+  }
+}
+
+/**
+ * The token is for the comment alone. A variable or header for the server that holds it is
+ * withheld, with a warning; a command line or URL that holds it is refused.
+ */
+function withholdToken(settings: Settings, token: string): void {
+  for (const server of settings.servers) {
+    const target = server.target;
+    const spawn = target.kind === 'stdio' ? target.spawn : target.start;
+    const words = spawn ? [spawn.command, ...spawn.args, spawn.cwd ?? ''] : [];
+    if (target.kind === 'http') words.push(target.url);
+    if (words.some((word) => word.includes(token)))
+      throw new AuditError(
+        `The command line or URL of ${server.name !== undefined ? `server "${server.name}"` : 'the server'} holds the github-token: it would reach the server under audit, and the report.`,
+        'Give the server what it needs through env (the env input, or env in the config file), which never passes the github-token on.',
+      );
+    for (const place of [spawn?.env, target.kind === 'http' ? target.headers : undefined])
+      for (const [key, value] of Object.entries(place ?? {}))
+        if (value.includes(token)) {
+          delete place?.[key];
+          core.warning(
+            `${key} holds the github-token; it was not passed to the server under audit.`,
+          );
+        }
+  }
+}
+
+/**
+ * The PR's labels now. The event's are those of the moment it fired: a re-run of the job, or a
+ * label added since, would not show. Read through the API when there is a token, else (or when
+ * that fails, with a warning) the event's.
+ */
+async function currentLabels(
+  client: GitHubClient | undefined,
+  repo: RepoRef | undefined,
+  pull: PullRequestInfo,
+  fromEvent: boolean,
+): Promise<string[]> {
+  if (!client || !repo || !fromEvent) return pull.labels;
+  try {
+    return (await client.getPull(repo, pull.number)).labels;
+  } catch (error) {
+    core.warning(
+      `Could not read the labels of PR #${pull.number} (${terminalSafe(getErrorMessage(error), 200)}); using those of the event that started this run.`,
+    );
+    return pull.labels;
+  }
+}
+
+/**
+ * A trusted workflow_run job: the audit ran in the PR's own workflow; only comment here. Which PR
+ * comes from the event that started this job, checked against the API before anything is
+ * written: never from the report, which the PR's own run wrote.
+ */
+async function fromReportFile(
+  context: ActionContext,
+  path: string,
+  known: Known,
+): Promise<Audited | GivenFailedRun> {
+  const given = await readReportFile(path);
+  const reportPath = resolve(path);
+  const { commenting, inputs } = context;
+  const pull = commenting
+    ? await verifiedPull(
+        commenting.client,
+        commenting.repo,
+        triggeringCommit(context.event),
+        inputs.prNumber,
+      )
+    : undefined;
+  const prNumber = pull?.number ?? context.prNumber;
+  const target = commenting && pull ? { ...commenting, prNumber: pull.number } : undefined;
+  if ('error' in given)
+    return { failedRun: given, reportPath, ...(target ? { target } : {}), known };
+  return {
+    report: given,
+    reportPath,
+    classListRepoPath: given.classList,
+    ...(target ? { target } : {}),
+    ...(prNumber !== undefined ? { prNumber } : {}),
+    known: {
+      ...known,
+      ...(target ? { target } : {}),
+      servers: given.servers.map((s) => s.server),
+      namesKnown: true,
+      ...(given.policies ? { policies: given.policies } : {}),
+      eraOf: (name) => given.servers.find((s) => s.server === name)?.era,
+    },
+  };
+}
+
+/** The settings, with what an error from here on knows: their servers, policies and secrets. */
+async function settle(context: ActionContext, known: Known): Promise<[Settings, Known]> {
+  const { inputs, config } = context;
+  const settings = resolveSettings(config.file, config.path, inputs.overrides, 'action');
+  const key = await nameFromProject(settings, inputs.overrides.command);
+  if (key !== undefined)
+    core.info(
+      `Server name "${settings.servers[0]?.name}": its key in ${MCP_JSON}, which has this command line.`,
+    );
+  const configured = settings.servers;
+  // Before the audit prints anything: the config's URLs and headers, variables expanded.
+  const present = new Set(known.secrets);
+  const more = secretsOfServers(configured).filter((secret) => !present.has(secret));
+  for (const secret of more) core.setSecret(secret);
+  const names = configured.flatMap((s) => (s.name !== undefined ? [s.name] : []));
+  return [
+    settings,
+    {
+      ...known,
+      secrets: mergeSecrets(known.secrets, more),
+      classListPath: settings.classList,
+      servers: names,
+      namesKnown: names.length === configured.length,
+      ...(settings.policies ? { policies: settings.policies } : {}),
+      // A server not named yet is the only one, or takes the era the inputs give.
+      eraOf: (name) =>
+        (
+          configured.find((s) => s.name === name) ??
+          (configured.length === 1 ? configured[0] : undefined)
+        )?.era ?? inputs.overrides.era,
+    },
+  ];
+}
+
+/**
+ * What runAudit is given: the base class list and the approval label, both read while the server
+ * boots and lists its tools (the audit waits for them only then).
+ */
+function auditOptions(
+  context: ActionContext,
+  settings: Settings,
+): { options: AuditOptions; baseRead?: Promise<BaseRead> } {
+  const { inputs, pull } = context;
+  const options: AuditOptions = { mode: inputs.mode, updateCommand: context.updateCommand };
+  const baseRead =
+    inputs.mode === 'check' && pull ? readBaseAt(context, settings, pull) : undefined;
+  if (baseRead) {
+    options.base = baseRead.then((read) => read.base);
+    options.baseFindings = baseRead.then((read) => read.findings);
+    // Awaited through the audit; until then a failure must not count as unhandled.
+    baseRead.catch(() => undefined);
+  }
+  if (settings.approveLabel && pull) {
+    const label = settings.approveLabel;
+    const { client, repo, pullFromEvent } = context;
+    options.approved = currentLabels(client, repo, pull, pullFromEvent).then((labels) =>
+      labels.includes(label),
+    );
+  }
+  return { options, ...(baseRead ? { baseRead } : {}) };
+}
+
+/**
+ * The base commit's class list and config. A base that cannot be read fails the audit (a dropped
+ * hint would pass unseen); one that does not parse must not block the PR that repairs it, and
+ * only warns. The class list is read where the base commit's config puts it, and that config is
+ * compared.
+ */
+function readBaseAt(
+  context: ActionContext,
+  settings: Settings,
+  pull: PullRequestInfo,
+): Promise<BaseRead> {
+  const { inputs, env } = context;
+  const baseSha = pull.baseSha;
+  return readBaseState({
+    read: async (path) => readBase(context, await repoRelative(path, env), baseSha),
+    label: `the base commit ${baseSha.slice(0, 12)}`,
+    configPath: inputs.config,
+    headConfig: context.config.file,
+    headClassList: settings.classList,
+  });
+}
+
+/** The audit of the configured servers; its JSON report is written for the `report` output. */
+async function audit(context: ActionContext, settings: Settings, known: Known): Promise<Audited> {
+  const { inputs, env } = context;
+  if (inputs.token) withholdToken(settings, inputs.token);
+  // git finds the repository's root while the server boots; only the base read waits for it.
+  const repoPath = repoRelative(settings.classList, env);
+  repoPath.catch(() => undefined);
+  const { options, baseRead } = auditOptions(context, settings);
+  const clientRules = await actionClientRules(
+    context.inputs,
+    context.config.file,
+    context.config.path,
+    (path) => repoRelative(path, env),
+  );
+  if (clientRules.check) options.clientRules = clientRules.check;
+  const report = await runAudit(settings, options);
+  await writeRulesOutput(settings.classList, clientRules.mapping, env);
+  const classListRepoPath = await repoPath;
+  // Said once the audit has compared: if it failed first, nothing was compared.
+  const warning = baseRead && (await baseRead).warning;
+  if (warning) core.warning(warning);
+  const audited = report.servers;
+  const after: Known = {
+    ...known,
+    servers: audited.map((s) => s.server),
+    namesKnown: true,
+    eraOf: (name) => audited.find((s) => s.server === name)?.era,
+  };
+  const reportPath = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'report.json');
+  await within(after, async () => {
+    await mkdir(dirname(reportPath), { recursive: true });
+    await writeFile(reportPath, renderJson(report));
+  });
+  return {
+    report,
+    settings,
+    reportPath,
+    classListRepoPath,
+    ...(context.target ? { target: context.target } : {}),
+    ...(context.prNumber !== undefined ? { prNumber: context.prNumber } : {}),
+    ...(clientRules.notes ? { clientRules: clientRules.notes } : {}),
+    known: after,
+  };
+}
+
+/** Step two: the audit, or the report file of one that ran in the PR's own workflow. */
+export async function auditOrReportFile(
+  context: ActionContext,
+  known: Known,
+): Promise<Audited | GivenFailedRun> {
+  if (context.inputs.reportFile) return fromReportFile(context, context.inputs.reportFile, known);
+  const [settings, settled] = await settle(context, known);
+  return within(settled, () => audit(context, settings, settled));
+}
