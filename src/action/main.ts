@@ -64,7 +64,7 @@ import {
   type FailedRun,
 } from '../report/render.js';
 import { bySeverity } from '../core/rules.js';
-import { readReportFile } from '../report/reportfile.js';
+import { readReportFile } from '../files.js';
 import { renderSarif } from '../report/sarif.js';
 import { VERSION } from '../version.js';
 import { triggeringCommit, verifiedPull } from './workflowrun.js';

@@ -1,6 +1,7 @@
 import type { Reach, TitleSource, ToolClass } from './classify.js';
 import type { RecordedHint, ToolRecord } from './classlist.js';
 import { finding, type Finding } from './findings.js';
+import { hintText } from './text.js';
 import { HINT_NAMES, type HintName } from './tools.js';
 
 export interface HintMove {
@@ -244,13 +245,9 @@ function probableRenames(
   return pairs;
 }
 
-function describeHint(value: RecordedHint): string {
-  return value === 'absent' ? 'absent' : String(value);
-}
-
 export function describeMoves(moves: HintMove[]): string {
   return moves
-    .map((m) => `${m.hint} ${describeHint(m.before)} -> ${describeHint(m.after)}`)
+    .map((m) => `${m.hint} ${hintText(m.before)} -> ${hintText(m.after)}`)
     .join(', ');
 }
 
@@ -344,7 +341,7 @@ export function changeFindings(changes: ToolChange[]): Finding[] {
         finding(
           'hint-dropped',
           tool,
-          `${dropped.map((m) => `${m.hint} (was ${describeHint(m.before)})`).join(', ')} no longer declared; clients now assume the default.`,
+          `${dropped.map((m) => `${m.hint} (was ${hintText(m.before)})`).join(', ')} no longer declared; clients now assume the default.`,
           {
             hints: dropped.map((m) => m.hint),
             fix: 'Declare the hint again, even where it equals the default.',
