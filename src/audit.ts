@@ -28,7 +28,13 @@ import {
 import { applyClientRules, type ClientRulesInput } from './clients/client-rules.js';
 import { recordedOf, updatedClassList, withoutMalformed } from './core/update.js';
 import { applyPolicy } from './core/waivers.js';
-import { allFindings, resultOf, type Mode, type Report, type ServerReport } from './report/report.js';
+import {
+  allFindings,
+  resultOf,
+  type Mode,
+  type Report,
+  type ServerReport,
+} from './report/report.js';
 import { NPX_COMMAND } from './version.js';
 
 /*

@@ -246,9 +246,7 @@ function probableRenames(
 }
 
 export function describeMoves(moves: HintMove[]): string {
-  return moves
-    .map((m) => `${m.hint} ${hintText(m.before)} -> ${hintText(m.after)}`)
-    .join(', ');
+  return moves.map((m) => `${m.hint} ${hintText(m.before)} -> ${hintText(m.after)}`).join(', ');
 }
 
 function classWord(c: ToolClass, r: Reach): string {

@@ -13,7 +13,10 @@ export interface ListedServer {
 /* What update writes: the class list with each audited server's entries replaced by its live tools. */
 
 /** A server's entries in a class list, but for those of tools it listed malformed. */
-export function recordedOf(list: ClassList | undefined, report: Pick<ListedServer, 'server' | 'malformedNames'>): Map<string, ToolRecord> {
+export function recordedOf(
+  list: ClassList | undefined,
+  report: Pick<ListedServer, 'server' | 'malformedNames'>,
+): Map<string, ToolRecord> {
   return withoutMalformed(recordsOf(list, report.server), report);
 }
 

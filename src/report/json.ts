@@ -119,7 +119,9 @@ export const reportSchemas = lazily(() => {
     probable: z.literal(true).optional(),
     before: side,
     after: side,
-    hints: z.array(z.strictObject({ hint: hintName, before: recordedHint, after: recordedHint })).max(4),
+    hints: z
+      .array(z.strictObject({ hint: hintName, before: recordedHint, after: recordedHint }))
+      .max(4),
     titleChanged: z.boolean(),
   });
   const report = z.strictObject({

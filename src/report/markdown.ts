@@ -139,4 +139,3 @@ export function renderMarkdown(report: Report, budget = Infinity): string {
   if (config) out.push(...fitted('**Config**', config, 'findings', left + configRoom));
   return `${out.join('\n')}\n`;
 }
-

@@ -54,7 +54,6 @@ export function toolsCell(tools: string[], name: (tool: string) => string): stri
   return `${tools.length} tools: ${shown}${tools.length > GROUP_NAMES ? ` and ${tools.length - GROUP_NAMES} more` : ''}`;
 }
 
-
 const CLASS_ICON = { read: 'read', edit: 'edit', delete: 'delete' } as const;
 
 function mdHint(v: RecordedHint): string {
@@ -130,7 +129,10 @@ export function inventoryTable(tools: AuditedTool[]): Table {
 }
 
 /** A tool's Claude Code decision and the rule that makes it: `deny (mcp__notes__delete_note)`. */
-export function claudeCodeCell(t: AuditedTool, safe: (text: string, max: number) => string): string {
+export function claudeCodeCell(
+  t: AuditedTool,
+  safe: (text: string, max: number) => string,
+): string {
   const c = t.claudeCode;
   if (!c) return '-';
   return c.decision === 'unset'

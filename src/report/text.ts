@@ -6,7 +6,14 @@ import { meetsThreshold } from '../core/rules.js';
 import { hintText, plural } from '../core/text.js';
 import { HINT_NAMES, type HintName } from '../core/tools.js';
 import { terminalSafe } from '../escape.js';
-import { allFindings, countsOf, reportCounts, type AuditedTool, type Report, type ServerReport } from './report.js';
+import {
+  allFindings,
+  countsOf,
+  reportCounts,
+  type AuditedTool,
+  type Report,
+  type ServerReport,
+} from './report.js';
 import { claudeCodeCell, groupFindings, toolsCell, type FindingGroup } from './table.js';
 
 /* The report as text, for a person at a terminal: a table per server and a one-line verdict. */
@@ -65,7 +72,6 @@ function changeLine(c: ToolChange): string {
     }
   }
 }
-
 
 function findingLine(group: FindingGroup): string[] {
   const f = group.first;
@@ -129,7 +135,6 @@ function serverText(s: ServerReport): string {
     );
   return lines.join('\n');
 }
-
 
 /** The one-line verdict; for update, with what it wrote. */
 export function verdictLine(report: Report): string {
@@ -210,4 +215,3 @@ export function renderText(report: Report): string {
   parts.push(verdictLine(report));
   return `${parts.join('\n')}\n`;
 }
-

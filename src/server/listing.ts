@@ -5,6 +5,7 @@ import { linesSafe } from '../escape.js';
 import { lazily } from '../lazy.js';
 import { noJsonSchemaValidation } from './sdk-shims.js';
 import { MAX_SCHEMA_DEPTH } from '../core/tools.js';
+import { plural } from '../core/text.js';
 import { claimPrestarted, ServerProcess, stopInBackground, type SpawnSpec } from './process.js';
 import { redactText, redactUrl, secretsOf } from '../redact.js';
 import { VERSION } from '../version.js';
@@ -322,10 +323,6 @@ function stderrDetails(
 interface Progress {
   pages: number;
   tools: number;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** The error, its causes, and the causes the SDK tucks into `data.cause`. */
