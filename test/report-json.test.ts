@@ -127,8 +127,9 @@ describe('the JSON report round trip', () => {
 
     const back = parseReport(renderJson(report), 'report.json');
     expect(back).toEqual(withoutInstructions(report));
-    // And the text of the report written again from what was read is the text first written.
-    expect(renderJson(back as Report)).toBe(renderJson(withoutInstructions(report)));
+    // And the report written again from what was read says what was first written.
+    const again = (r: Report) => JSON.parse(renderJson(r)) as unknown;
+    expect(again(back as Report)).toEqual(again(withoutInstructions(report)));
   });
 });
 

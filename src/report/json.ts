@@ -33,9 +33,8 @@ import {
 export const MAX_REPORT_TEXT = 1 << 20;
 export const MAX_REPORT_ITEMS = 1_000_000;
 
-/** The report's schemas; built only to read a report file (the writer needs only their types). */
-export const reportSchemas = lazily(() => {
-  const { toolClass, reach, titleSource, hintName, hints, recordedHint, recordedHints } = shapes();
+/** The bounded texts and lists every part of the report is made of, and its counts. */
+function parts() {
   const text = z.string().max(MAX_REPORT_TEXT);
   const list = <T extends z.ZodType>(item: T) => z.array(item).max(MAX_REPORT_ITEMS);
   const count = z.number().int().nonnegative();
@@ -50,14 +49,16 @@ export const reportSchemas = lazily(() => {
     waived: count,
     changed: count,
   });
-  const policies = z.array(z.enum(POLICIES)).max(POLICIES.length).optional();
-  const era = z.enum(ERA_SETTINGS);
-  const mode = z.enum(MODES);
-  const server = z.strictObject({
+  return { text, list, count, counts };
+}
+type Parts = ReturnType<typeof parts>;
+
+function serverSchema({ text, list, counts }: Parts) {
+  return z.strictObject({
     server: text,
     serverInfo: z.strictObject({ name: text, version: text.optional() }).optional(),
     target: text,
-    era,
+    era: z.enum(ERA_SETTINGS),
     counts,
     // Lines on stdout that were not JSON-RPC (a stdio server must log to stderr).
     stdoutNoise: list(text),
@@ -65,7 +66,11 @@ export const reportSchemas = lazily(() => {
     renamedFrom: text.optional(),
     malformedNames: list(text).optional(),
   });
-  const tool = z.strictObject({
+}
+
+function toolSchema({ text }: Parts) {
+  const { toolClass, reach, titleSource, hints } = shapes();
+  return z.strictObject({
     server: text,
     name: text,
     fullName: text,
@@ -87,18 +92,25 @@ export const reportSchemas = lazily(() => {
       })
       .optional(),
   });
-  const finding = z.strictObject({
+}
+
+function findingSchema({ text }: Parts) {
+  return z.strictObject({
     server: text.nullable(),
     rule: z.enum(RULE_IDS as [Finding['rule'], ...Finding['rule'][]]),
     severity: z.enum(SEVERITIES),
     tool: text.optional(),
     message: text,
     fix: text.optional(),
-    hints: z.array(hintName).max(4).optional(),
+    hints: z.array(shapes().hintName).max(4).optional(),
     waived: z.strictObject({ reason: text, expires: text.optional() }).optional(),
     approved: z.boolean().optional(),
     location: z.strictObject({ file: text, line: z.number().int().positive() }).optional(),
   });
+}
+
+function changeSchema({ text }: Parts) {
+  const { toolClass, reach, titleSource, hintName, recordedHint, recordedHints } = shapes();
   const side = z
     .strictObject({
       class: toolClass,
@@ -110,7 +122,8 @@ export const reportSchemas = lazily(() => {
       reason: text.optional(),
     })
     .nullable();
-  const change = z.strictObject({
+  const move = z.strictObject({ hint: hintName, before: recordedHint, after: recordedHint });
+  return z.strictObject({
     server: text,
     kind: z.enum(['added', 'removed', 'renamed', 'changed']),
     name: text,
@@ -119,24 +132,30 @@ export const reportSchemas = lazily(() => {
     probable: z.literal(true).optional(),
     before: side,
     after: side,
-    hints: z
-      .array(z.strictObject({ hint: hintName, before: recordedHint, after: recordedHint }))
-      .max(4),
+    hints: z.array(move).max(4),
     titleChanged: z.boolean(),
+    schemaChanged: z.literal(true).optional(),
   });
+}
+
+/** The report's schemas; built only to read a report file (the writer needs only their types). */
+export const reportSchemas = lazily(() => {
+  const p = parts();
+  const { text, list, count, counts } = p;
+  const policies = z.array(z.enum(POLICIES)).max(POLICIES.length).optional();
   const report = z.strictObject({
     schemaVersion: z.literal(1),
-    mode,
+    mode: z.enum(MODES),
     // list judges nothing: "passed" would read as a verdict on findings it does not weigh.
     result: z.enum(['passed', 'failed', 'listed']),
     failOn: z.enum(FAIL_ON_LEVELS),
     classList: text,
     policies,
     counts,
-    servers: list(server),
-    tools: list(tool),
-    findings: list(finding),
-    changes: list(change),
+    servers: list(serverSchema(p)),
+    tools: list(toolSchema(p)),
+    findings: list(findingSchema(p)),
+    changes: list(changeSchema(p)),
     firstRun: z.literal(true).optional(),
     removedServers: list(text).optional(),
     classListWritten: z.boolean().optional(),
@@ -147,12 +166,12 @@ export const reportSchemas = lazily(() => {
   // An audit that could not run: its message, and the servers whose comments it concerns.
   const failed = z.strictObject({
     schemaVersion: z.literal(1),
-    mode,
+    mode: z.enum(MODES),
     result: z.literal('error'),
     error: text,
     policies,
     counts,
-    servers: list(z.strictObject({ server: text, era: era.optional() })),
+    servers: list(z.strictObject({ server: text, era: z.enum(ERA_SETTINGS).optional() })),
     tools: z.tuple([]),
     findings: z.tuple([]),
     changes: z.tuple([]),
@@ -185,17 +204,15 @@ function sideJson(r: ToolRecord | undefined): SideJson {
 }
 
 function changeJson(server: string, c: ToolChange): ReportJson['changes'][number] {
+  // Every field of the change (the round-trip test holds the two together), with its records as
+  // the JSON writes them.
   return {
     server,
-    kind: c.kind,
-    name: c.name,
-    tool: c.tool,
-    renamedFrom: c.renamedFrom,
+    ...c,
     probable: c.probable ? true : undefined,
+    schemaChanged: c.schemaChanged ? true : undefined,
     before: sideJson(c.before),
     after: sideJson(c.after),
-    hints: c.hints,
-    titleChanged: c.titleChanged,
   };
 }
 
