@@ -1,5 +1,5 @@
 import { countsOf, resultOf, type ServerReport } from './report.js';
-import type { EraSetting } from '../config/settings.js';
+import type { EraSetting } from '../core/eras.js';
 import { POLICIES, type Policy } from '../config/defaults.js';
 import { DEFAULT_POLICIES } from '../core/policies.js';
 import type { Finding } from '../core/findings.js';

@@ -8,7 +8,7 @@ import type { Finding } from '../core/findings.js';
 import { FAIL_ON_LEVELS, RULE_IDS, SEVERITIES } from '../core/rules.js';
 import { shapes } from '../core/schemas.js';
 import { POLICIES, type Policy } from '../config/defaults.js';
-import type { EraSetting } from '../config/settings.js';
+import type { EraSetting } from '../core/eras.js';
 import {
   countsOf,
   MODES,

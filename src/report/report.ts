@@ -4,7 +4,7 @@ import { fullToolName, type ToolRecord } from '../core/classlist.js';
 import type { ToolChange } from '../core/diff.js';
 import type { Finding } from '../core/findings.js';
 import { meetsThreshold, type FailOn } from '../core/rules.js';
-import type { EraSetting } from '../config/settings.js';
+import type { EraSetting } from '../core/eras.js';
 import type { Policy } from '../config/defaults.js';
 
 /*
