@@ -830,6 +830,46 @@ describe('the action, run as GitHub runs it', () => {
     );
   });
 
+  it('report-file: the comment job shows what the PR run saw, a probable rename included', async () => {
+    const { dir } = await workspace(api, spec);
+    // delete_note renamed with a new schema and its destructiveHint dropped: a probable rename.
+    const renamed: Spec = {
+      ...spec,
+      tools: spec.tools.map((t): SpecTool => {
+        if (t.name !== 'delete_note') return t;
+        const annotations = { ...t.annotations };
+        delete annotations.destructiveHint;
+        return {
+          ...t,
+          name: 'remove_note',
+          inputSchema: { properties: { id: { type: 'string' } }, required: ['id'] },
+          annotations,
+        };
+      }),
+    };
+    const server = await specServer(dir, 'renamed.json', renamed);
+    await recordAtHead(dir, server);
+    const audit = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(server), comment: 'never' },
+    });
+    expect(audit.code, audit.stdout).toBe(1);
+    const run = await runAction({
+      workspace: await tempDir(),
+      apiUrl: api.url,
+      eventName: 'workflow_run',
+      event: workflowRunEvent(),
+      inputs: { 'report-file': audit.outputs.report ?? '', 'pr-number': '1' },
+    });
+    expect(run.code, run.stdout).toBe(0);
+    const body = api.commentsOn(1)[0]?.body ?? '';
+    expect(body).toContain(
+      '| remove\\_note | probably renamed from delete\\_note | delete | closed | destructiveHint: `true` → _absent_ |',
+    );
+    expect(body).toContain('`tool-renamed`');
+  });
+
   describe('the early start', () => {
     it('starts the server once: the audit claims the process it started first', async () => {
       const { dir, base } = await workspace(api, spec);

@@ -3,7 +3,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { auditListings, describeTarget, runAudit, type AuditOptions } from '../src/audit.js';
+import { describeTarget, runAudit, type AuditOptions } from '../src/audit.js';
+import { auditListings } from '../src/core/listings.js';
 import { parseClassList, serializeClassList } from '../src/core/classlist.js';
 import { renderComment } from '../src/report/comment.js';
 import { resolveSettings, type Overrides } from '../src/config/settings.js';

@@ -5,13 +5,12 @@ import {
   classListSchemas,
   jsonErrorOffset,
   parseClassList,
-  readClassList,
   serializeClassList,
   toolLines,
   type ToolRecord,
   wellFormed,
-  writeFileAtomic,
 } from '../src/core/classlist.js';
+import { readClassList, writeFileAtomic } from '../src/files.js';
 import { describeError } from '../src/errors.js';
 import { tempDir } from './support/cli.js';
 import { variants } from './support/variants.js';

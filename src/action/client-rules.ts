@@ -12,7 +12,7 @@ import {
 } from '../clients/claude-settings.js';
 import type { ClientRulesInput } from '../clients/client-rules.js';
 import type { RuleNotesContext } from '../clients/rule-notes.js';
-import { readClassList } from '../core/classlist.js';
+import { readClassList } from '../files.js';
 import { clientRulesInput } from '../cli/rules-command.js';
 import { shellQuote } from '../config/settings.js';
 import type { ConfigFile } from '../config/file.js';

@@ -18,7 +18,7 @@ import { git, gitShow } from '../git.js';
 import { mergeSecrets } from '../redact.js';
 import type { CommentTarget } from '../report/comment.js';
 import { renderJson, type FailedRun } from '../report/render.js';
-import { readReportFile } from '../report/reportfile.js';
+import { readReportFile } from '../files.js';
 import type { ActionContext } from './context.js';
 import { within, type Known } from './failure.js';
 import type { GitHubClient, PullRequestInfo, RepoRef } from './github.js';

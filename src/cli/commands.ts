@@ -16,7 +16,7 @@ import type { Finding } from '../core/findings.js';
 import { splitCommand } from '../config/command-line.js';
 import { DEFAULT_CONFIG, MCP_JSON, POLICIES, type Policy } from '../config/defaults.js';
 import { render, type Format } from '../report/render.js';
-import type { FailOn } from '../core/rules.js';
+import { FAIL_ON_LEVELS, type FailOn } from '../core/rules.js';
 import { HELP, quickAnswer, type CliResult } from './help.js';
 import { clientRulesInput } from './rules-command.js';
 import { parseCommandLine, usageError, type CommandLine } from './args.js';
@@ -85,7 +85,7 @@ function choicesOf({ mode, values }: AuditLine) {
   if (!['text', 'json', 'markdown'].includes(format))
     throw usageError(`--format must be text, json or markdown, not "${format}".`, mode);
   const failOn = values['fail-on'] as FailOn | undefined;
-  if (failOn !== undefined && !['error', 'warning', 'notice', 'never'].includes(failOn))
+  if (failOn !== undefined && !FAIL_ON_LEVELS.includes(failOn))
     throw usageError(`--fail-on must be error, warning, notice or never, not "${failOn}".`, mode);
   const policies = values.policy
     ?.flatMap((p) => p.split(','))

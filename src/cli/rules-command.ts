@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readClassList, writeFileAtomic, type ClassList } from '../core/classlist.js';
+import type { ClassList } from '../core/classlist.js';
+import { readClassList, writeFileAtomic } from '../files.js';
 import {
   mergePermissions,
   parseMapping,

@@ -4,7 +4,8 @@ import { normalizeServerName } from '../core/classlist.js';
 import { POLICIES } from './defaults.js';
 import { AuditError } from '../errors.js';
 import type { ServerTarget } from '../server/listing.js';
-import { isRuleId, RULE_IDS } from '../core/rules.js';
+import { FAIL_ON_LEVELS, isRuleId, RULE_IDS, SEVERITIES } from '../core/rules.js';
+import { ERA_SETTINGS } from '../core/eras.js';
 import { parseEnvEntries, serverEnvironment, type SpawnSpec } from '../server/process.js';
 import { isObject } from '../core/tools.js';
 import { nearestKey } from './nearest.js';
@@ -40,14 +41,14 @@ const schemas = lazily(() => {
     url: z.string().optional(),
     headers: z.record(z.string(), z.string()).optional(),
     start: z.strictObject(spawnSchema).optional(),
-    protocolEra: z.enum(['legacy', 'modern', 'both']).optional(),
+    protocolEra: z.enum(ERA_SETTINGS).optional(),
   });
-  const severitySchema = z.enum(['error', 'warning', 'notice', 'off']);
+  const severitySchema = z.enum([...SEVERITIES, 'off']);
   const fileSchema = z.looseObject({
     classList: z.string().optional(),
     policies: z.array(z.enum(POLICIES)).optional(),
-    failOn: z.enum(['error', 'warning', 'notice', 'never']).optional(),
-    protocolEra: z.enum(['legacy', 'modern', 'both']).optional(),
+    failOn: z.enum(FAIL_ON_LEVELS).optional(),
+    protocolEra: z.enum(ERA_SETTINGS).optional(),
     rules: z.record(z.string(), severitySchema).optional(),
     approveLabel: z.string().optional(),
     startTimeout: z.number().positive().optional(),

@@ -1,9 +1,10 @@
 import type { EraSetting, Overrides } from './settings.js';
+import { ERA_SETTINGS } from '../core/eras.js';
 import { DEFAULT_CONFIG, POLICIES, type Policy } from './defaults.js';
 import { AuditError } from '../errors.js';
 import { splitCommand } from './command-line.js';
 import { mergeSecrets, redactArgs, redactUrl, secretsOf } from '../redact.js';
-import type { FailOn } from '../core/rules.js';
+import { FAIL_ON_LEVELS, type FailOn } from '../core/rules.js';
 
 /**
  * An input as the runner passes it (INPUT_<NAME>, spaces as underscores), trimmed; undefined when
@@ -138,15 +139,10 @@ function readOverrides(env: NodeJS.ProcessEnv): Overrides {
   }
   const failOn = getOptionalInput('fail-on', env);
   if (failOn !== undefined)
-    overrides.failOn = oneOf<FailOn>(
-      'fail-on',
-      ['error', 'warning', 'notice', 'never'],
-      'error',
-      env,
-    );
+    overrides.failOn = oneOf<FailOn>('fail-on', FAIL_ON_LEVELS, 'error', env);
   const era = getOptionalInput('protocol-era', env);
   if (era !== undefined)
-    overrides.era = oneOf<EraSetting>('protocol-era', ['legacy', 'modern', 'both'], 'legacy', env);
+    overrides.era = oneOf<EraSetting>('protocol-era', ERA_SETTINGS, 'legacy', env);
   const approveLabel = getOptionalInput('approve-label', env);
   if (approveLabel !== undefined) overrides.approveLabel = approveLabel;
   const servers = getOptionalInput('servers', env);

@@ -1,12 +1,8 @@
 import { normalizeServerName } from '../core/classlist.js';
 import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG, MCP_JSON, type Policy } from './defaults.js';
 import { AuditError } from '../errors.js';
-import {
-  DEFAULT_LIMITS,
-  type ListLimits,
-  type ProtocolEra,
-  type ServerTarget,
-} from '../server/listing.js';
+import { DEFAULT_LIMITS, type ListLimits, type ServerTarget } from '../server/listing.js';
+import type { EraSetting } from '../core/eras.js';
 import { DEFAULT_POLICIES } from '../core/policies.js';
 import type { FailOn, RuleId, Severity } from '../core/rules.js';
 import { parseEnvEntries, serverEnvironment } from '../server/process.js';
@@ -26,7 +22,7 @@ import {
  * action's inputs, resolved into the servers to audit and how to judge them.
  */
 
-export type EraSetting = ProtocolEra | 'both';
+export type { EraSetting };
 
 export interface Waiver {
   rule: RuleId;

@@ -1,9 +1,14 @@
 import crypto from 'node:crypto';
 import { HINT_DEFAULTS, type HintName, type ListedTool } from './tools.js';
 
-export type ToolClass = 'read' | 'edit' | 'delete';
-export type Reach = 'open' | 'closed';
-export type TitleSource = 'tool' | 'annotations' | 'none';
+/** The classes, least risky first: what a client may do with a tool. */
+export const TOOL_CLASSES = ['read', 'edit', 'delete'] as const;
+export type ToolClass = (typeof TOOL_CLASSES)[number];
+export const REACHES = ['open', 'closed'] as const;
+export type Reach = (typeof REACHES)[number];
+/** Where a tool's title comes from: Tool.title, annotations.title, or none (the name stands in). */
+export const TITLE_SOURCES = ['tool', 'annotations', 'none'] as const;
+export type TitleSource = (typeof TITLE_SOURCES)[number];
 
 /** One hint in its three states: declared true, declared false, or absent (default applies). */
 export interface HintState {

@@ -1,8 +1,16 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import * as z from 'zod/v4';
 import { lazily } from '../lazy.js';
-import type { ClassifiedTool, Reach, TitleSource, ToolClass } from './classify.js';
+import {
+  REACHES,
+  TITLE_SOURCES,
+  TOOL_CLASSES,
+  type ClassifiedTool,
+  type HintState,
+  type Reach,
+  type TitleSource,
+  type ToolClass,
+} from './classify.js';
+import { shapes } from './schemas.js';
 import { AuditError, describeError } from '../errors.js';
 import { INVISIBLE, terminalSafe, unicodeEscape } from '../escape.js';
 import { HINT_NAMES, isObject, type HintName } from './tools.js';
@@ -45,9 +53,13 @@ export function fullToolName(server: string, tool: string): string {
   return `mcp__${server}__${tool}`;
 }
 
+/** A hint as the class list records it: the declared value, or "absent". */
+export function recordedHint(state: HintState): RecordedHint {
+  return state.declared ? (state.value as boolean) : 'absent';
+}
+
 export function toRecord(server: string, tool: ClassifiedTool): ToolRecord {
-  const recorded = (h: HintName): RecordedHint =>
-    tool.hints[h].declared ? (tool.hints[h].value as boolean) : 'absent';
+  const recorded = (h: HintName): RecordedHint => recordedHint(tool.hints[h]);
   const hints: Record<HintName, RecordedHint> = {
     readOnlyHint: recorded('readOnlyHint'),
     destructiveHint: recorded('destructiveHint'),
@@ -68,20 +80,15 @@ export function toRecord(server: string, tool: ClassifiedTool): ToolRecord {
 
 /** The class list's schemas; built only when an entry fails the fast check. */
 const schemas = lazily(() => {
-  const hintSchema = z.union([z.boolean(), z.literal('absent')]);
+  const { toolClass, reach, recordedHints, titleSource } = shapes();
   const recordSchema = z.strictObject({
     server: z.string().min(1),
     tool: z.string().min(1),
-    class: z.enum(['read', 'edit', 'delete']),
-    reach: z.enum(['open', 'closed']),
-    hints: z.strictObject({
-      readOnlyHint: hintSchema,
-      destructiveHint: hintSchema,
-      idempotentHint: hintSchema,
-      openWorldHint: hintSchema,
-    }),
+    class: toolClass,
+    reach,
+    hints: recordedHints,
     title: z.string(),
-    titleSource: z.enum(['tool', 'annotations', 'none']),
+    titleSource,
     schema: z.string(),
     reason: z.string().optional(),
   });
@@ -108,6 +115,8 @@ const FILE_FIELDS = new Set(['$schema', 'version', 'tools']);
 const isRecordedHint = (value: unknown): boolean =>
   typeof value === 'boolean' || value === 'absent';
 const nonEmpty = (value: unknown): boolean => typeof value === 'string' && value.length > 0;
+const oneOf = (values: readonly string[], value: unknown): boolean =>
+  typeof value === 'string' && values.includes(value);
 const onlyFields = (value: Record<string, unknown>, fields: Set<string>): boolean =>
   Object.keys(value).every((key) => fields.has(key));
 
@@ -122,15 +131,13 @@ function isWellFormedRecord(raw: unknown): raw is ToolRecord {
   return (
     nonEmpty(raw.server) &&
     nonEmpty(raw.tool) &&
-    (raw.class === 'read' || raw.class === 'edit' || raw.class === 'delete') &&
-    (raw.reach === 'open' || raw.reach === 'closed') &&
+    oneOf(TOOL_CLASSES, raw.class) &&
+    oneOf(REACHES, raw.reach) &&
     isObject(hints) &&
     Object.keys(hints).length === HINT_NAMES.length &&
     HINT_NAMES.every((hint) => isRecordedHint(hints[hint])) &&
     typeof raw.title === 'string' &&
-    (raw.titleSource === 'tool' ||
-      raw.titleSource === 'annotations' ||
-      raw.titleSource === 'none') &&
+    oneOf(TITLE_SOURCES, raw.titleSource) &&
     typeof raw.schema === 'string' &&
     (raw.reason === undefined || typeof raw.reason === 'string')
   );
@@ -401,20 +408,6 @@ export function usableBase<B extends { text: string | null }>(
   return { base };
 }
 
-/** Reads a class list; `undefined` when the file does not exist yet. */
-export async function readClassList(
-  path: string,
-): Promise<{ list: ClassList; text: string } | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new AuditError(`Could not read the class list ${path}: ${(error as Error).message}.`);
-  }
-  return { list: parseClassList(text, path), text };
-}
-
 function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -435,32 +428,6 @@ export function serializeClassList(list: ClassList): string {
   file.tools = tools;
   // Outside strings the text is ASCII: only characters inside strings are rewritten.
   return `${JSON.stringify(file, null, 2).replace(INVISIBLE, unicodeEscape)}\n`;
-}
-
-/**
- * Writes through a temporary file and a rename, so a reader never sees half a file. A symlink is
- * written through to its target (the rename would replace the link), and the file keeps its mode.
- */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  let target = path;
-  let mode: number | undefined;
-  try {
-    target = await realpath(path);
-    mode = (await stat(target)).mode & 0o7777;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new AuditError(`Could not write ${path}: ${(error as Error).message}.`);
-  }
-  const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, text, 'utf8');
-    // Set after writing: a mode given to writeFile is narrowed by the umask.
-    if (mode !== undefined) await chmod(temp, mode);
-    await rename(temp, target);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw new AuditError(`Could not write ${path}: ${(error as Error).message}.`);
-  }
 }
 
 /** The entries of one server. */

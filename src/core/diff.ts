@@ -1,6 +1,7 @@
 import type { Reach, TitleSource, ToolClass } from './classify.js';
 import type { RecordedHint, ToolRecord } from './classlist.js';
 import { finding, type Finding } from './findings.js';
+import { hintText } from './text.js';
 import { HINT_NAMES, type HintName } from './tools.js';
 
 export interface HintMove {
@@ -99,88 +100,88 @@ export function diffRecords(
   const changes: ToolChange[] = [];
   const removed = [...before.keys()].filter((k) => !after.has(k));
   const added = [...after.keys()].filter((k) => !before.has(k));
-  const bySchema = (keys: string[], side: Map<string, ToolRecord>) => {
-    const groups = new Map<string, string[]>();
-    for (const key of keys) {
-      const schema = (side.get(key) as ToolRecord).schema;
-      const group = groups.get(schema);
-      if (group) group.push(key);
-      else groups.set(schema, [key]);
-    }
-    return groups;
-  };
-  const removedBySchema = bySchema(removed, before);
-  const addedBySchema = bySchema(added, after);
   const renamed = new Set<string>();
-  for (const [schema, newKeys] of addedBySchema) {
-    const oldKeys = removedBySchema.get(schema);
-    if (newKeys.length !== 1 || oldKeys?.length !== 1) continue;
-    const [oldKey, newKey] = [oldKeys[0] as string, newKeys[0] as string];
-    const b = before.get(oldKey) as ToolRecord;
-    const a = after.get(newKey) as ToolRecord;
-    renamed.add(oldKey).add(newKey);
-    changes.push({
-      kind: 'renamed',
-      name: newKey,
-      tool: a.tool,
-      renamedFrom: oldKey,
-      before: b,
-      after: a,
-      hints: hintMoves(b, a),
-      titleChanged: b.title !== a.title || b.titleSource !== a.titleSource,
-    });
-  }
-  for (const [oldKey, newKey] of probableRenames(
-    removed.filter((k) => !renamed.has(k)),
-    added.filter((k) => !renamed.has(k)),
-    before,
-    after,
-  )) {
-    const b = before.get(oldKey) as ToolRecord;
-    const a = after.get(newKey) as ToolRecord;
-    renamed.add(oldKey).add(newKey);
-    changes.push({
-      kind: 'renamed',
-      name: newKey,
-      tool: a.tool,
-      renamedFrom: oldKey,
-      probable: true,
-      before: b,
-      after: a,
-      hints: hintMoves(b, a),
-      titleChanged: b.title !== a.title || b.titleSource !== a.titleSource,
-    });
-  }
-  for (const key of removed)
-    if (!renamed.has(key)) {
-      const b = before.get(key) as ToolRecord;
-      changes.push({
-        kind: 'removed',
-        name: key,
-        tool: b.tool,
-        before: b,
-        hints: [],
-        titleChanged: false,
-      });
+  const rename = (pairs: [string, string][], probable: boolean) => {
+    for (const [oldKey, newKey] of pairs) {
+      renamed.add(oldKey).add(newKey);
+      const [b, a] = [before.get(oldKey) as ToolRecord, after.get(newKey) as ToolRecord];
+      changes.push(renameChange(oldKey, newKey, b, a, probable));
     }
-  for (const key of added)
-    if (!renamed.has(key)) {
-      const a = after.get(key) as ToolRecord;
-      changes.push({
-        kind: 'added',
-        name: key,
-        tool: a.tool,
-        after: a,
-        hints: [],
-        titleChanged: false,
-      });
-    }
+  };
+  rename(schemaRenames(removed, added, before, after), false);
+  const unpaired = (keys: string[]) => keys.filter((k) => !renamed.has(k));
+  rename(probableRenames(unpaired(removed), unpaired(added), before, after), true);
+  for (const key of unpaired(removed))
+    changes.push(oneSided('removed', key, before.get(key) as ToolRecord));
+  for (const key of unpaired(added))
+    changes.push(oneSided('added', key, after.get(key) as ToolRecord));
   for (const [key, b] of before) {
     const a = after.get(key);
     const change = a && compare(key, b, a, options.schema === true);
     if (change) changes.push(change);
   }
   return changes.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+}
+
+/** The keys of these entries by their input schema's hash. */
+function bySchema(keys: string[], side: Map<string, ToolRecord>): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const key of keys) {
+    const schema = (side.get(key) as ToolRecord).schema;
+    const group = groups.get(schema);
+    if (group) group.push(key);
+    else groups.set(schema, [key]);
+  }
+  return groups;
+}
+
+/** A removed and an added tool with the same input schema, unique on both sides: a rename. */
+function schemaRenames(
+  removed: string[],
+  added: string[],
+  before: Map<string, ToolRecord>,
+  after: Map<string, ToolRecord>,
+): [string, string][] {
+  const removedBySchema = bySchema(removed, before);
+  const pairs: [string, string][] = [];
+  for (const [schema, newKeys] of bySchema(added, after)) {
+    const oldKeys = removedBySchema.get(schema);
+    if (newKeys.length === 1 && oldKeys?.length === 1)
+      pairs.push([oldKeys[0] as string, newKeys[0] as string]);
+  }
+  return pairs;
+}
+
+/** An added or a removed tool: its record on its one side. */
+function oneSided(kind: 'added' | 'removed', name: string, record: ToolRecord): ToolChange {
+  return {
+    kind,
+    name,
+    tool: record.tool,
+    ...(kind === 'removed' ? { before: record } : { after: record }),
+    hints: [],
+    titleChanged: false,
+  };
+}
+
+function renameChange(
+  oldKey: string,
+  newKey: string,
+  b: ToolRecord,
+  a: ToolRecord,
+  probable: boolean,
+): ToolChange {
+  return {
+    kind: 'renamed',
+    name: newKey,
+    tool: a.tool,
+    renamedFrom: oldKey,
+    ...(probable ? { probable: true } : {}),
+    before: b,
+    after: a,
+    hints: hintMoves(b, a),
+    titleChanged: b.title !== a.title || b.titleSource !== a.titleSource,
+  };
 }
 
 /** The hints a tool's class is read from. */
@@ -244,14 +245,8 @@ function probableRenames(
   return pairs;
 }
 
-function describeHint(value: RecordedHint): string {
-  return value === 'absent' ? 'absent' : String(value);
-}
-
 export function describeMoves(moves: HintMove[]): string {
-  return moves
-    .map((m) => `${m.hint} ${describeHint(m.before)} -> ${describeHint(m.after)}`)
-    .join(', ');
+  return moves.map((m) => `${m.hint} ${hintText(m.before)} -> ${hintText(m.after)}`).join(', ');
 }
 
 function classWord(c: ToolClass, r: Reach): string {
@@ -344,7 +339,7 @@ export function changeFindings(changes: ToolChange[]): Finding[] {
         finding(
           'hint-dropped',
           tool,
-          `${dropped.map((m) => `${m.hint} (was ${describeHint(m.before)})`).join(', ')} no longer declared; clients now assume the default.`,
+          `${dropped.map((m) => `${m.hint} (was ${hintText(m.before)})`).join(', ')} no longer declared; clients now assume the default.`,
           {
             hints: dropped.map((m) => m.hint),
             fix: 'Declare the hint again, even where it equals the default.',

@@ -1,6 +1,11 @@
+/** The severities, most severe first. */
+export const SEVERITIES = ['error', 'warning', 'notice'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+/** The fail-on thresholds: a severity, or never (report, never fail). */
+export const FAIL_ON_LEVELS = [...SEVERITIES, 'never'] as const;
+export type FailOn = (typeof FAIL_ON_LEVELS)[number];
+
 /** Every rule the auditor reports, with its default severity and what it means. */
-export type Severity = 'error' | 'warning' | 'notice';
-export type FailOn = Severity | 'never';
 
 export const RULES = {
   'hint-dropped': {

@@ -1,19 +1,12 @@
-import { resultOf, type ServerReport } from '../audit.js';
-import type { EraSetting } from '../config/settings.js';
+import { countsOf, resultOf, type ServerReport } from './report.js';
+import type { EraSetting } from '../core/eras.js';
 import { POLICIES, type Policy } from '../config/defaults.js';
 import { DEFAULT_POLICIES } from '../core/policies.js';
 import type { Finding } from '../core/findings.js';
 import { codeSpanSafe } from '../escape.js';
 import type { GitHubClient, IssueComment, RepoRef } from '../action/github.js';
-import {
-  changesTable,
-  countsOf,
-  findingsTable,
-  fitTable,
-  inventoryTable,
-  plural,
-  type Table,
-} from './render.js';
+import { changesTable, findingsTable, fitTable, inventoryTable, type Table } from './table.js';
+import { plural } from '../core/text.js';
 import type { FailOn } from '../core/rules.js';
 import { NPX_COMMAND } from '../version.js';
 import { ruleNotes, type RuleNotesContext } from '../clients/rule-notes.js';

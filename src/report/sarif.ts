@@ -1,4 +1,4 @@
-import { keyedFindings, type Report } from '../audit.js';
+import { keyedFindings, type Report } from './report.js';
 import { toolLines } from '../core/classlist.js';
 import { findingText } from '../core/findings.js';
 import { RULE_IDS, RULES } from '../core/rules.js';

@@ -1,0 +1,97 @@
+import { fullToolName } from './classlist.js';
+import { finding, type Finding } from './findings.js';
+import { bySeverity, meetsThreshold, RULES } from './rules.js';
+import type { Settings, Waiver } from '../config/settings.js';
+
+/* The policy a run applies to its findings: severity overrides, the approval label, waivers. */
+
+function waiverMatches(waiver: Waiver, f: Finding, server: string): boolean {
+  return (
+    waiver.rule === f.rule &&
+    f.tool !== undefined &&
+    (waiver.tool === f.tool || waiver.tool === fullToolName(server, f.tool))
+  );
+}
+
+/**
+ * Severity overrides, the approval label, then waivers. Returns the run's own findings: those
+ * given (`run`, which take the overrides and the label too) and the stale waivers.
+ */
+export function applyPolicy(
+  reports: { server: string; findings: Finding[] }[],
+  settings: Pick<Settings, 'waivers' | 'severities' | 'partial'>,
+  approved: boolean,
+  today: string,
+  run: Finding[] = [],
+): Finding[] {
+  const used = new Set<Waiver>();
+  const active = settings.waivers.filter((w) => w.expires === undefined || w.expires >= today);
+  const adjust = (f: Finding): Finding | undefined => {
+    // The config a config-relaxed finding is about cannot turn it down: its severity is the base
+    // commit's (see configRelaxations).
+    const override = f.rule === 'config-relaxed' ? undefined : settings.severities[f.rule];
+    if (override === 'off') return undefined;
+    // An override sets the rule's severity; a finding filed below it on purpose (a schema-only
+    // drift notice) is only ever lowered.
+    if (
+      override &&
+      (f.severity === RULES[f.rule].severity || !meetsThreshold(override, f.severity))
+    )
+      f.severity = override;
+    return f;
+  };
+  const approve = (f: Finding): Finding => {
+    if (approved && RULES[f.rule].approvable && f.severity !== 'notice') {
+      f.severity = 'notice';
+      f.approved = true;
+    }
+    return f;
+  };
+  for (const report of reports) {
+    report.findings = report.findings.flatMap((f) => {
+      const adjusted = adjust(f);
+      if (!adjusted) return [];
+      const kept = approve(adjusted);
+      const waiver = active.find((w) => waiverMatches(w, kept, report.server));
+      if (waiver) {
+        used.add(waiver);
+        kept.waived = {
+          reason: waiver.reason,
+          ...(waiver.expires ? { expires: waiver.expires } : {}),
+        };
+      }
+      return [kept];
+    });
+    report.findings.sort(bySeverity);
+  }
+  // The run's findings name no tool, so no waiver matches them.
+  const runFindings = run.flatMap((f) => {
+    const kept = adjust(f);
+    return kept ? [approve(kept)] : [];
+  });
+  const audited = reports.map((r) => r.server);
+  // A run of only some servers (--server) cannot tell a waiver of another server's tool (or of
+  // a bare tool name, which any server may have) from a stale one.
+  const mayBeOthers = (waiver: Waiver) =>
+    settings.partial && !audited.some((server) => waiver.tool.startsWith(fullToolName(server, '')));
+  for (const waiver of settings.waivers) {
+    if (used.has(waiver) || mayBeOthers(waiver)) continue;
+    const expired = waiver.expires !== undefined && waiver.expires < today;
+    const f = adjust(
+      finding(
+        'stale-waiver',
+        waiver.tool,
+        expired
+          ? `The waiver of ${waiver.rule} for ${waiver.tool} expired on ${waiver.expires}.`
+          : `The waiver of ${waiver.rule} for ${waiver.tool} matches no finding.`,
+        {
+          fix: expired
+            ? 'Fix the finding, or renew the waiver with a new expiry and reason.'
+            : 'Remove the waiver from the config file.',
+        },
+      ),
+    );
+    if (f) runFindings.push(f);
+  }
+  return runFindings.sort(bySeverity);
+}

@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { parseClassList, type ClassList } from './core/classlist.js';
+import { AuditError, getErrorMessage } from './errors.js';
+import type { Report } from './report/report.js';
+import type { FailedRun } from './report/json.js';
+import { parseReport } from './report/reportfile.js';
+
+/*
+ * The files the audit reads and writes (the class list, a report file): the I/O around the pure
+ * parsers and serializers of core/ and report/.
+ */
+
+/** Reads a class list; `undefined` when the file does not exist yet. */
+export async function readClassList(
+  path: string,
+): Promise<{ list: ClassList; text: string } | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new AuditError(`Could not read the class list ${path}: ${(error as Error).message}.`);
+  }
+  return { list: parseClassList(text, path), text };
+}
+
+/**
+ * Writes through a temporary file and a rename, so a reader never sees half a file. A symlink is
+ * written through to its target (the rename would replace the link), and the file keeps its mode.
+ */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  let target = path;
+  let mode: number | undefined;
+  try {
+    target = await realpath(path);
+    mode = (await stat(target)).mode & 0o7777;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new AuditError(`Could not write ${path}: ${(error as Error).message}.`);
+  }
+  const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, text, 'utf8');
+    // Set after writing: a mode given to writeFile is narrowed by the umask.
+    if (mode !== undefined) await chmod(temp, mode);
+    await rename(temp, target);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw new AuditError(`Could not write ${path}: ${(error as Error).message}.`);
+  }
+}
+
+/** Reads a JSON report of an earlier run (the report-file input); see parseReport. */
+export async function readReportFile(path: string): Promise<Report | FailedRun> {
+  let json: string;
+  try {
+    json = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new AuditError(
+      `Could not read the report ${path}: ${getErrorMessage(error)}.`,
+      'Check the report-file input: the path of the downloaded artifact.',
+    );
+  }
+  return parseReport(json, path);
+}

@@ -1,0 +1,141 @@
+import { NPX_COMMAND } from '../version.js';
+import { plural } from '../core/text.js';
+import { codeSpanSafe, markdownSafe } from '../escape.js';
+import { countsOf, type Report, type ServerReport } from './report.js';
+import {
+  changesTable,
+  findingsTable,
+  fitTable,
+  inventoryTable,
+  markdownTable,
+  utf8Bytes,
+  type Table,
+} from './table.js';
+import { unpinnedNote, verdictLine } from './text.js';
+
+/* The report as markdown: the CLI's --format markdown and the action's job summary. */
+
+const NOTE_ROOM = 320;
+
+const verdictHeading = (report: Report) => `### MCP tool annotations: ${verdictLine(report)}`;
+
+function serverHeading(s: ServerReport): string[] {
+  const c = countsOf(s.tools, s.findings, s.changes);
+  return [
+    `#### Server ${markdownSafe(s.server, 64)}`,
+    '',
+    `${plural(c.tools, 'tool')}: ${c.read} read, ${c.edit} edit, ${c.delete} delete.`,
+    '',
+    ...(s.unpinnedName !== undefined ? [markdownSafe(unpinnedNote(s), 1_000), ''] : []),
+  ];
+}
+
+/** The first-run block in markdown: the update command as a code block to copy. */
+function firstRunMarkdown(report: Report): string[] {
+  return [
+    `**No class list yet** (\`${codeSpanSafe(report.classList, 200)}\` does not exist). Run this exact command, review the file, and commit it:`,
+    '',
+    ...codeBlock(report.updateCommand ?? `${NPX_COMMAND} update`, 'sh'),
+    '',
+    'The policy findings below are about the annotations themselves.',
+    '',
+  ];
+}
+
+/** A fenced code block whose fence is longer than any run of backticks in `text`. */
+export function codeBlock(text: string, lang = ''): string[] {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`${fence}${lang}`, text, fence];
+}
+
+/** Thrown inside {@link wholeWithin} as soon as the whole report passes its limit. */
+class OverLimit extends Error {}
+
+/**
+ * The whole report, every row, or undefined once it passes `limit` bytes: the rows after that
+ * are never written.
+ */
+function wholeWithin(report: Report, limit: number): string | undefined {
+  const lines: string[] = [];
+  let size = 0;
+  const push = (...texts: string[]) => {
+    lines.push(...texts);
+    if (limit === Infinity) return;
+    for (const text of texts) size += utf8Bytes(text) + 1;
+    if (size > limit) throw new OverLimit();
+  };
+  const section = (title: string, table: Table) => {
+    push(title, '', table.header);
+    for (let i = 0; i < table.count; i++) push(table.row(i));
+    push('');
+  };
+  try {
+    push(verdictHeading(report), '');
+    if (report.firstRun) push(...firstRunMarkdown(report));
+    for (const s of report.servers) {
+      push(...serverHeading(s));
+      if (s.changes.length) section('**Changes**', changesTable(s.changes));
+      if (s.findings.length) section('**Findings**', findingsTable(s.findings));
+      if (s.tools.length) section('**Tools**', inventoryTable(s.tools));
+    }
+    if (report.findings.length) section('**Config**', findingsTable(report.findings));
+  } catch (error) {
+    if (error instanceof OverLimit) return undefined;
+    throw error;
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The report as markdown (the job summary, `--format markdown`). With a `budget` in UTF-8 bytes,
+ * a report that does not fit keeps, in each table, the rows that fit its share, and says how many
+ * it left out: the JSON report has them all.
+ */
+export function renderMarkdown(report: Report, budget = Infinity): string {
+  const whole = wholeWithin(report, budget);
+  if (whole !== undefined) return whole;
+  const out = [verdictHeading(report), '', ...(report.firstRun ? firstRunMarkdown(report) : [])];
+  const note = (what: string) => (count: number) =>
+    `_…and ${count} more ${what}, left out to keep the job summary within GitHub's size limit: the JSON report (the \`report\` output) has them all._`;
+  const bytesOf = (lines: string[]) => utf8Bytes(lines.join('\n')) + 1;
+  let left = budget - bytesOf(out) - 1;
+  /** The table fitted to `room` bytes, title and note included; what it used comes off `left`. */
+  const fitted = (title: string, table: Table, what: string, room: number): string[] => {
+    const around = bytesOf([title, '', '']) + NOTE_ROOM;
+    const lines = [title, '', fitTable(table, room - around, note(what), utf8Bytes), ''];
+    left -= bytesOf(lines);
+    return lines;
+  };
+  // The config's findings come last, in room kept for them now: what they need, up to a tenth.
+  const config = report.findings.length ? findingsTable(report.findings) : undefined;
+  const configRoom = config
+    ? Math.min(bytesOf(['**Config**', '', markdownTable(config), '']), left / 10)
+    : 0;
+  left -= configRoom;
+  for (const [index, s] of report.servers.entries()) {
+    const head = serverHeading(s);
+    // Room for this server's heading, one table's header and a note, and for the last note.
+    if (left < bytesOf(head) + 4 * NOTE_ROOM) {
+      const lines = [note('servers')(report.servers.length - index), ''];
+      out.push(...lines);
+      left -= bytesOf(lines);
+      break;
+    }
+    out.push(...head);
+    left -= bytesOf(head);
+    // This server's share of what is left; room a section does not use goes to the next one.
+    const share = left / (report.servers.length - index);
+    const keep = left - share;
+    if (s.changes.length)
+      out.push(...fitted('**Changes**', changesTable(s.changes), 'changes', share * 0.4));
+    if (s.findings.length)
+      out.push(
+        ...fitted('**Findings**', findingsTable(s.findings), 'findings', (left - keep) * 0.6),
+      );
+    if (s.tools.length)
+      out.push(...fitted('**Tools**', inventoryTable(s.tools), 'tools', left - keep));
+  }
+  if (config) out.push(...fitted('**Config**', config, 'findings', left + configRoom));
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,171 @@
+import { recordedHint, type RecordedHint } from '../core/classlist.js';
+import type { ToolChange } from '../core/diff.js';
+import type { Finding } from '../core/findings.js';
+import { hintText } from '../core/text.js';
+import { HINT_NAMES } from '../core/tools.js';
+import { markdownSafe } from '../escape.js';
+import type { AuditedTool } from './report.js';
+
+/*
+ * The report's tables in markdown (the job summary, --format markdown, the PR comment), each
+ * written row by row on demand so that a table cut to a size limit writes only the rows it keeps.
+ */
+
+/** Identical findings (rule, standing, message) on many tools, as one row. */
+export interface FindingGroup {
+  first: Finding;
+  tools: string[];
+}
+
+/** From this many tools on, identical findings are one row in text and markdown. */
+const GROUP_FROM = 3;
+/** The tools a grouped row names before "and N more". */
+const GROUP_NAMES = 4;
+
+/**
+ * The findings as rows: those of one rule, severity, waiver and message on {@link GROUP_FROM} or
+ * more tools become one row, at the place of the first (the JSON report and SARIF keep each).
+ */
+export function groupFindings(findings: Finding[]): FindingGroup[] {
+  const key = (f: Finding) =>
+    JSON.stringify([f.rule, f.severity, f.message, f.waived?.reason ?? null, f.approved ?? false]);
+  const byKey = new Map<string, Finding[]>();
+  for (const f of findings)
+    if (f.tool !== undefined) byKey.set(key(f), [...(byKey.get(key(f)) ?? []), f]);
+  const out: FindingGroup[] = [];
+  const done = new Set<string>();
+  for (const f of findings) {
+    const same = f.tool !== undefined ? (byKey.get(key(f)) ?? []) : [];
+    if (same.length < GROUP_FROM) {
+      out.push({ first: f, tools: f.tool !== undefined ? [f.tool] : [] });
+      continue;
+    }
+    if (done.has(key(f))) continue;
+    done.add(key(f));
+    out.push({ first: f, tools: same.map((g) => g.tool as string) });
+  }
+  return out;
+}
+
+/** "24 tools: a, b, c, d and 20 more", each name written by `name`. */
+export function toolsCell(tools: string[], name: (tool: string) => string): string {
+  if (tools.length === 1) return name(tools[0] as string);
+  const shown = tools.slice(0, GROUP_NAMES).map(name).join(', ');
+  return `${tools.length} tools: ${shown}${tools.length > GROUP_NAMES ? ` and ${tools.length - GROUP_NAMES} more` : ''}`;
+}
+
+const CLASS_ICON = { read: 'read', edit: 'edit', delete: 'delete' } as const;
+
+function mdHint(v: RecordedHint): string {
+  return v === 'absent' ? '_absent_' : `\`${hintText(v)}\``;
+}
+
+/** A markdown table whose rows are written on demand: a cut table writes only the rows it keeps. */
+export interface Table {
+  header: string;
+  count: number;
+  row: (index: number) => string;
+}
+
+/** The whole table as markdown. */
+export function markdownTable(table: Table): string {
+  const lines = [table.header];
+  for (let i = 0; i < table.count; i++) lines.push(table.row(i));
+  return lines.join('\n');
+}
+
+export function changesTable(changes: ToolChange[]): Table {
+  return {
+    header: '| Tool | Change | Class | Reach | Hints that moved |\n| --- | --- | --- | --- | --- |',
+    count: changes.length,
+    row: (i) => {
+      const c = changes[i] as ToolChange;
+      // Before → after, the new value in bold, where it changed; else as it is.
+      const field = (key: 'class' | 'reach') =>
+        c.before && c.after
+          ? c.before[key] === c.after[key]
+            ? c.after[key]
+            : `${c.before[key]} → **${c.after[key]}**`
+          : ((c.after ?? c.before)?.[key] ?? '');
+      const what =
+        c.kind === 'renamed'
+          ? `${c.probable ? 'probably ' : ''}renamed from ${markdownSafe(c.before?.tool ?? '', 64)}`
+          : c.kind;
+      const moved = c.hints
+        .map((m) => `${m.hint}: ${mdHint(m.before)} → ${mdHint(m.after)}`)
+        .join('<br>');
+      return `| ${markdownSafe(c.tool, 64)} | ${what} | ${field('class')} | ${field('reach')} | ${moved || (c.titleChanged ? 'title changed' : '')} |`;
+    },
+  };
+}
+
+export function findingsTable(findings: Finding[]): Table {
+  const groups = groupFindings(findings);
+  return {
+    header: '| Severity | Rule | Tool | Finding |\n| --- | --- | --- | --- |',
+    count: groups.length,
+    row: (i) => {
+      const { first: f, tools } = groups[i] as FindingGroup;
+      const sev = f.waived
+        ? `${f.severity} (waived: ${markdownSafe(f.waived.reason, 120)})`
+        : f.approved
+          ? 'notice (approved)'
+          : f.severity;
+      return `| ${sev} | \`${f.rule}\` | ${tools.length ? toolsCell(tools, (t) => markdownSafe(t, 64)) : ''} | ${markdownSafe(f.message, 300)} |`;
+    },
+  };
+}
+
+export function inventoryTable(tools: AuditedTool[]): Table {
+  const rules = tools.some((t) => t.claudeCode);
+  return {
+    header: `| Tool | Title | Class | Reach | readOnly | destructive | idempotent | openWorld |${rules ? ' Claude Code |' : ''}\n| --- | --- | --- | --- | --- | --- | --- | --- |${rules ? ' --- |' : ''}`,
+    count: tools.length,
+    row: (i) => {
+      const t = tools[i] as AuditedTool;
+      return `| ${markdownSafe(t.name, 64)} | ${t.titleSource === 'none' ? '_none_' : markdownSafe(t.title, 80)} | ${CLASS_ICON[t.class]} | ${t.reach} | ${HINT_NAMES.map((h) => mdHint(recordedHint(t.hints[h]))).join(' | ')} |${rules ? ` ${claudeCodeCell(t, markdownSafe)} |` : ''}`;
+    },
+  };
+}
+
+/** A tool's Claude Code decision and the rule that makes it: `deny (mcp__notes__delete_note)`. */
+export function claudeCodeCell(
+  t: AuditedTool,
+  safe: (text: string, max: number) => string,
+): string {
+  const c = t.claudeCode;
+  if (!c) return '-';
+  return c.decision === 'unset'
+    ? 'unset (asks)'
+    : `${c.decision} (${safe(c.rule ?? '', 60)}, ${safe(`${c.file ?? ''}:${c.line ?? ''}`, 80)})`;
+}
+
+/** A text's size in some unit: UTF-16 code units (GitHub's comment limit) or UTF-8 bytes. */
+export type Measure = (text: string) => number;
+const codeUnits: Measure = (text) => text.length;
+export const utf8Bytes: Measure = (text) => Buffer.byteLength(text, 'utf8');
+
+/**
+ * The table cut to fit `budget`: its header and as many rows as fit whole (only those are
+ * written), then, when rows were left out, the note `omitted` writes for their number.
+ */
+export function fitTable(
+  table: Table,
+  budget: number,
+  omitted: (count: number) => string,
+  measure: Measure = codeUnits,
+): string {
+  const lines = [table.header];
+  let size = measure(table.header);
+  let kept = 0;
+  for (; kept < table.count; kept++) {
+    const line = table.row(kept);
+    if (size + measure(line) + 1 > budget) break;
+    lines.push(line);
+    size += measure(line) + 1;
+  }
+  const text = lines.join('\n');
+  return kept === table.count ? text : `${text}\n\n${omitted(table.count - kept)}`;
+}
+
+/** Bytes kept for the note that says how many rows, or servers, a budget left out. */
