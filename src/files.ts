@@ -11,18 +11,25 @@ import { parseReport } from './report/reportfile.js';
  * parsers and serializers of core/ and report/.
  */
 
+/**
+ * Reads a text file; `undefined` when it does not exist. Any other failure is an AuditError
+ * "Could not read `what`: ...".
+ */
+export async function readTextIfPresent(path: string, what: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new AuditError(`Could not read ${what}: ${(error as Error).message}.`);
+  }
+}
+
 /** Reads a class list; `undefined` when the file does not exist yet. */
 export async function readClassList(
   path: string,
 ): Promise<{ list: ClassList; text: string } | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new AuditError(`Could not read the class list ${path}: ${(error as Error).message}.`);
-  }
-  return { list: parseClassList(text, path), text };
+  const text = await readTextIfPresent(path, `the class list ${path}`);
+  return text === undefined ? undefined : { list: parseClassList(text, path), text };
 }
 
 /**

@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   classListSchemas,
-  jsonErrorOffset,
   parseClassList,
   serializeClassList,
   toolLines,
   type ToolRecord,
   wellFormed,
 } from '../src/core/classlist.js';
+import { jsonErrorOffset } from '../src/core/jsontext.js';
 import { readClassList, writeFileAtomic } from '../src/files.js';
 import { describeError } from '../src/errors.js';
 import { tempDir } from './support/cli.js';

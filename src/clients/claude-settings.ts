@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import * as z from 'zod/v4';
 import type { ToolClass } from '../core/classify.js';
-import { syntaxError, type ClassList, type ToolRecord } from '../core/classlist.js';
+import type { ClassList, ToolRecord } from '../core/classlist.js';
+import { parseJsonText } from '../core/jsontext.js';
 import { AuditError } from '../errors.js';
+import { readTextIfPresent } from '../files.js';
 import { DECISIONS, splitMcpName, type Decision, type SettingsRule } from './permissions.js';
 
 /*
@@ -191,17 +192,11 @@ const BOM = '\ufeff';
  * file and line: such a file is never overwritten.
  */
 export function parseSettings(text: string, path: string): SettingsFile {
-  const json = text.startsWith(BOM) ? text.slice(1) : text;
-  let data: unknown;
-  try {
-    data = JSON.parse(json);
-  } catch {
-    const where = syntaxError(json);
-    throw new AuditError(
-      `The settings file ${path} is not valid JSON at line ${where.line}, column ${where.column}: ${where.problem}.`,
-      'Fix that line; the auditor will not read or overwrite a settings file it cannot parse.',
-    );
-  }
+  const { json, data } = parseJsonText(
+    text,
+    `The settings file ${path}`,
+    'Fix that line; the auditor will not read or overwrite a settings file it cannot parse.',
+  );
   const spans = scanSpans(json, 3);
   const lineOf = (...path: (string | number)[]) =>
     spans.find((s) => s.path.length === path.length && s.path.every((p, i) => p === path[i]))
@@ -237,14 +232,8 @@ export function parseSettings(text: string, path: string): SettingsFile {
 
 /** Reads and parses a settings file; `undefined` when it does not exist. */
 export async function readSettingsFile(path: string): Promise<SettingsFile | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new AuditError(`Could not read the settings file ${path}: ${(error as Error).message}.`);
-  }
-  return parseSettings(text, path);
+  const text = await readTextIfPresent(path, `the settings file ${path}`);
+  return text === undefined ? undefined : parseSettings(text, path);
 }
 
 /** Whether a rule belongs to one of these servers (any rule of theirs, parentheses and all). */
@@ -270,9 +259,127 @@ function lineIndent(text: string, offset: number): string {
   return /^[ \t]*/.exec(text.slice(start))?.[0] ?? '';
 }
 
-function renderList(items: string[], indent: string, unit: string, eol: string): string {
+/** How a settings file is laid out, so inserted text looks like the text around it. */
+interface Layout {
+  /** The text without its byte order mark. */
+  text: string;
+  spans: Span[];
+  unit: string;
+  eol: string;
+}
+
+/** An edit of the text: `start` to `end` replaced with `text`. */
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** A member to insert into an object: its key, and its value rendered at an indent. */
+type Member = [key: string, value: (indent: string) => string];
+
+function renderList(items: string[], indent: string, layout: Layout): string {
   if (!items.length) return '[]';
+  const { unit, eol } = layout;
   return `[${eol}${items.map((r) => `${indent}${unit}${JSON.stringify(r)}`).join(`,${eol}`)}${eol}${indent}]`;
+}
+
+function renderObject(members: Member[], indent: string, layout: Layout): string {
+  const { unit, eol } = layout;
+  const inner = members
+    .map(([key, value]) => `${indent}${unit}${JSON.stringify(key)}: ${value(indent + unit)}`)
+    .join(`,${eol}`);
+  return `{${eol}${inner}${eol}${indent}}`;
+}
+
+function spanAt(spans: Span[], ...path: string[]): Span | undefined {
+  return spans.find((s) => s.path.length === path.length && s.path.every((p, i) => p === path[i]));
+}
+
+/**
+ * The permissions lists whose rules change: each one's rules of `servers` replaced by `next`'s,
+ * where the first of them stood (else at the end). A list that would be created empty is left out.
+ */
+function changedLists(
+  permissions: Record<string, string[]> | undefined,
+  next: Permissions,
+  servers: Set<string>,
+): [Decision, string[]][] {
+  const lists: [Decision, string[]][] = [];
+  // New lists are written in the order people read them.
+  for (const list of ['allow', 'ask', 'deny'] as const) {
+    const old = permissions?.[list] ?? [];
+    const kept = old.filter((r) => !ruleOfServers(r, servers));
+    const first = old.findIndex((r) => ruleOfServers(r, servers));
+    const at =
+      first < 0
+        ? kept.length
+        : old.slice(0, first).filter((r) => !ruleOfServers(r, servers)).length;
+    const merged = [...kept.slice(0, at), ...next[list], ...kept.slice(at)];
+    const present = permissions !== undefined && Object.hasOwn(permissions, list);
+    if (merged.length === old.length && merged.every((r, i) => r === old[i])) continue;
+    if (!present && !merged.length) continue;
+    lists.push([list, merged]);
+  }
+  return lists;
+}
+
+/** Adds members to an object: after its last member, in that member's indent. */
+function insertMembers(object: Span, members: Member[], layout: Layout): Edit[] {
+  const { text, spans, eol } = layout;
+  const last = spans
+    .filter(
+      (s) =>
+        s.path.length === object.path.length + 1 && object.path.every((p, i) => p === s.path[i]),
+    )
+    .at(-1);
+  if (!last)
+    return [
+      {
+        start: object.start,
+        end: object.end,
+        text: renderObject(members, lineIndent(text, object.start), layout),
+      },
+    ];
+  const indent = lineIndent(text, last.start);
+  return members.map(([key, value]) => ({
+    start: last.end,
+    end: last.end,
+    text: `,${eol}${indent}${JSON.stringify(key)}: ${value(indent)}`,
+  }));
+}
+
+/** The edits that write `lists`: a list in place where it is, else added to permissions. */
+function listEdits(lists: [Decision, string[]][], layout: Layout): Edit[] {
+  const { text, spans } = layout;
+  const edits: Edit[] = [];
+  const added: Member[] = [];
+  for (const [list, items] of lists) {
+    const span = spanAt(spans, 'permissions', list);
+    if (span)
+      edits.push({
+        start: span.start,
+        end: span.end,
+        text: renderList(items, lineIndent(text, span.start), layout),
+      });
+    else added.push([list, (indent) => renderList(items, indent, layout)]);
+  }
+  if (!added.length) return edits;
+  const permissions = spanAt(spans, 'permissions');
+  const root = spans.find((s) => s.path.length === 0) as Span;
+  const members: Member[] = permissions
+    ? added
+    : [['permissions', (indent) => renderObject(added, indent, layout)]];
+  return [...edits, ...insertMembers(permissions ?? root, members, layout)];
+}
+
+/** Applies edits from the end of the text backwards, so earlier offsets stay right. */
+function applyEdits(text: string, edits: Edit[]): string {
+  // Several members inserted at one offset keep their list order.
+  const ordered = edits.map((e, n) => ({ ...e, n })).sort((a, b) => b.start - a.start || b.n - a.n);
+  let out = text;
+  for (const edit of ordered) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+  return out;
 }
 
 /**
@@ -288,81 +395,14 @@ export function mergePermissions(
 ): string {
   if (!existing) return `${JSON.stringify({ permissions: next }, null, 2)}\n`;
   const bom = existing.text.startsWith(BOM) ? BOM : '';
-  let text = bom ? existing.text.slice(1) : existing.text;
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const unit = indentUnit(text);
+  const text = bom ? existing.text.slice(1) : existing.text;
   const data = JSON.parse(text) as { permissions?: Record<string, string[]> };
-  const lists: [Decision, string][] = [];
-  // New lists are written in the order people read them.
-  for (const list of ['allow', 'ask', 'deny'] as const) {
-    const old = data.permissions?.[list] ?? [];
-    const kept = old.filter((r) => !ruleOfServers(r, servers));
-    const first = old.findIndex((r) => ruleOfServers(r, servers));
-    const at =
-      first < 0
-        ? kept.length
-        : old.slice(0, first).filter((r) => !ruleOfServers(r, servers)).length;
-    const merged = [...kept.slice(0, at), ...next[list], ...kept.slice(at)];
-    const present = data.permissions !== undefined && Object.hasOwn(data.permissions, list);
-    if (merged.length === old.length && merged.every((r, i) => r === old[i])) continue;
-    if (!present && !merged.length) continue;
-    lists.push([list, JSON.stringify(merged)]);
-  }
-  // Edits from the end of the text backwards, so earlier offsets stay right.
-  const edits: { start: number; end: number; text: string }[] = [];
-  const spans = scanSpans(text, 2);
-  const spanOf = (...path: string[]) =>
-    spans.find((s) => s.path.length === path.length && s.path.every((p, i) => p === path[i]));
-  /** Adds members to an object: after its last member, in that member's indent. */
-  const insertMembers = (object: Span, members: [string, (indent: string) => string][]) => {
-    const last = spans
-      .filter(
-        (s) =>
-          s.path.length === object.path.length + 1 && object.path.every((p, i) => p === s.path[i]),
-      )
-      .at(-1);
-    if (!last) {
-      const indent = lineIndent(text, object.start);
-      const inner = members
-        .map(([key, value]) => `${indent}${unit}${JSON.stringify(key)}: ${value(indent + unit)}`)
-        .join(`,${eol}`);
-      edits.push({ start: object.start, end: object.end, text: `{${eol}${inner}${eol}${indent}}` });
-      return;
-    }
-    const indent = lineIndent(text, last.start);
-    for (const [key, value] of members)
-      edits.push({
-        start: last.end,
-        end: last.end,
-        text: `,${eol}${indent}${JSON.stringify(key)}: ${value(indent)}`,
-      });
+  const layout: Layout = {
+    text,
+    spans: scanSpans(text, 2),
+    unit: indentUnit(text),
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
   };
-  const permissionsSpan = spanOf('permissions');
-  const root = spans.find((s) => s.path.length === 0) as Span;
-  const newLists: [Decision, string[]][] = [];
-  for (const [list, merged] of lists) {
-    const items = JSON.parse(merged) as string[];
-    const span = spanOf('permissions', list);
-    if (span) {
-      const indent = lineIndent(text, span.start);
-      edits.push({ start: span.start, end: span.end, text: renderList(items, indent, unit, eol) });
-    } else newLists.push([list, items]);
-  }
-  const listMembers = newLists.map(([list, items]): [string, (indent: string) => string] => [
-    list,
-    (indent) => renderList(items, indent, unit, eol),
-  ]);
-  if (newLists.length && permissionsSpan) insertMembers(permissionsSpan, listMembers);
-  else if (newLists.length)
-    insertMembers(root, [
-      [
-        'permissions',
-        (indent) =>
-          `{${eol}${listMembers.map(([list, value]) => `${indent}${unit}${JSON.stringify(list)}: ${value(indent + unit)}`).join(`,${eol}`)}${eol}${indent}}`,
-      ],
-    ]);
-  // Several members inserted at one offset keep their list order.
-  const ordered = edits.map((e, n) => ({ ...e, n })).sort((a, b) => b.start - a.start || b.n - a.n);
-  for (const edit of ordered) text = text.slice(0, edit.start) + edit.text + text.slice(edit.end);
-  return bom + text;
+  const edits = listEdits(changedLists(data.permissions, next, servers), layout);
+  return bom + applyEdits(text, edits);
 }

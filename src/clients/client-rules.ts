@@ -10,6 +10,7 @@ import {
   splitMcpName,
   type Decision,
   type Effective,
+  type RuleShape,
   type SettingsRule,
 } from './permissions.js';
 
@@ -50,6 +51,13 @@ const quoted = (rule: string): string =>
 const at = (r: SettingsRule): string => `${r.file} line ${r.line}`;
 const location = (r: SettingsRule) => ({ location: { file: r.file, line: r.line } });
 
+/** What the checks of one rule need: the recorded tools and servers, and each tool's decision. */
+interface RulesContext {
+  recorded: [string, ToolRecord][];
+  servers: Set<string>;
+  decided: Map<string, Effective>;
+}
+
 /**
  * Checks the merged rules of `files` against the class list and the mapping; `writeTarget` is the
  * file a `rules --write` fix would name.
@@ -62,107 +70,135 @@ export function checkClientRules(
 ): RulesCheck {
   const rules = mergedRules(files);
   const recorded = [...list.tools];
-  const servers = new Set(recorded.map(([, r]) => r.server));
-  const toolFindings: RulesCheck['toolFindings'] = [];
-  const ruleFindings: Finding[] = [];
-  const fix = `Run ${NPX_COMMAND} rules --write ${writeTarget}, or fix the rule by hand.`;
-  const decided = new Map<string, Effective>();
-  for (const [key, record] of recorded) {
-    const effective = decide(rules, key);
-    decided.set(key, effective);
-    const expected = mappedDecision(mapping, key, record);
-    const by = effective.by;
-    if (effective.decision === 'allow' && by && expected !== 'allow' && record.class !== 'read') {
-      const rule = record.class === 'delete' ? 'rule-allows-delete' : 'rule-allows-edit';
-      const broad = by.rule !== key ? ` (a ${ruleKind(by.rule)} rule)` : '';
-      toolFindings.push({
-        key,
-        record,
-        finding: finding(
-          rule,
-          record.tool,
-          `${record.class} tool ${key}: ${quoted(by.rule)}${broad} in ${at(by)} allows it, so Claude Code runs it without asking; the class list maps it to ${expected}.`,
-          { fix, ...location(by) },
-        ),
-      });
-    }
-    if (effective.decision === 'unset')
-      toolFindings.push({
-        key,
-        record,
-        finding: finding(
-          'rule-unset',
-          record.tool,
-          `No rule decides ${record.class} tool ${key}: Claude Code asks each time${expected !== 'ask' ? `; the class list maps it to ${expected}` : ''}.`,
-          { fix: `Run ${NPX_COMMAND} rules --write ${writeTarget}.` },
-        ),
-      });
-  }
-  for (const rule of rules) {
-    const shape = ruleShape(rule.rule, rule.list);
-    if (shape.kind === 'other') continue;
-    if (shape.kind === 'ignored') {
-      let meant = shape.meant;
-      // An allow glob over server names: the recorded servers it was probably written for.
-      if (rule.rule.includes('*') && !rule.rule.includes('(')) {
-        const hit = [...servers].filter((s) =>
-          shapeMatches({ kind: 'glob', pattern: rule.rule }, `mcp__${s}__x`),
-        );
-        meant = hit.length ? hit.map((s) => `mcp__${s}`).join('", "') : undefined;
-      }
-      ruleFindings.push(
-        finding(
-          'rule-ignored',
-          undefined,
-          `${rule.list} rule ${quoted(rule.rule)} in ${at(rule)} is skipped: ${shape.why}.`,
-          {
-            fix: meant
-              ? `Probably meant "${meant}": write that instead${rule.rule.includes('(') ? ' (to limit parameter values, use --disallowedTools)' : ''}, or remove the rule.`
-              : 'Remove the rule, or write it as mcp__<server> or mcp__<server>__<tool>.',
-            ...location(rule),
-          },
-        ),
-      );
-      continue;
-    }
-    const matched = recorded.filter(([key]) => shapeMatches(shape, key)).map(([key]) => key);
-    if (!matched.length) {
-      const server = shape.kind === 'tool' ? shape.server : undefined;
-      const what =
-        server !== undefined && !servers.has(server)
-          ? `server "${server}", which the class list does not record`
-          : 'no tool the class list records';
-      ruleFindings.push(
-        finding(
-          'rule-stale',
-          undefined,
-          `${rule.list} rule ${quoted(rule.rule)} in ${at(rule)} names ${what}.`,
-          {
-            fix: 'A typo or a removed tool: fix the name, or remove the rule.',
-            ...location(rule),
-          },
-        ),
-      );
-      continue;
-    }
-    if (rule.list !== 'allow') continue;
-    const winners = matched.map((key) => decided.get(key)?.by);
-    if (winners.every((w) => w !== undefined && w.list !== 'allow')) {
-      const first = winners[0] as SettingsRule;
-      ruleFindings.push(
-        finding(
-          'rule-shadowed',
-          undefined,
-          `allow rule ${quoted(rule.rule)} in ${at(rule)} decides nothing: ${matched.length === 1 ? (matched[0] as string) : `all ${matched.length} tools it matches`} ${matched.length === 1 ? 'is' : 'are'} decided first by ${first.list} rule ${quoted(first.rule)} in ${at(first)}.`,
-          {
-            fix: 'Claude Code checks deny, then ask, then allow: remove the allow rule, or narrow the broader rule.',
-            ...location(rule),
-          },
-        ),
-      );
-    }
-  }
+  const context: RulesContext = {
+    recorded,
+    servers: new Set(recorded.map(([, r]) => r.server)),
+    decided: new Map(recorded.map(([key]) => [key, decide(rules, key)])),
+  };
+  const toolFindings = recorded.flatMap(([key, record]) =>
+    toolRuleFindings(key, record, {
+      effective: context.decided.get(key) as Effective,
+      expected: mappedDecision(mapping, key, record),
+      writeTarget,
+    }).map((f) => ({ key, record, finding: f })),
+  );
+  const ruleFindings = rules.flatMap((rule) => {
+    const f = ruleFinding(rule, context);
+    return f ? [f] : [];
+  });
   return { toolFindings, ruleFindings };
+}
+
+/** One recorded tool's findings: allowed without asking against its class, or decided by no rule. */
+function toolRuleFindings(
+  key: string,
+  record: ToolRecord,
+  {
+    effective,
+    expected,
+    writeTarget,
+  }: { effective: Effective; expected: Decision; writeTarget: string },
+): Finding[] {
+  const found: Finding[] = [];
+  const by = effective.by;
+  if (effective.decision === 'allow' && by && expected !== 'allow' && record.class !== 'read') {
+    const rule = record.class === 'delete' ? 'rule-allows-delete' : 'rule-allows-edit';
+    const broad = by.rule !== key ? ` (a ${ruleKind(by.rule)} rule)` : '';
+    found.push(
+      finding(
+        rule,
+        record.tool,
+        `${record.class} tool ${key}: ${quoted(by.rule)}${broad} in ${at(by)} allows it, so Claude Code runs it without asking; the class list maps it to ${expected}.`,
+        {
+          fix: `Run ${NPX_COMMAND} rules --write ${writeTarget}, or fix the rule by hand.`,
+          ...location(by),
+        },
+      ),
+    );
+  }
+  if (effective.decision === 'unset')
+    found.push(
+      finding(
+        'rule-unset',
+        record.tool,
+        `No rule decides ${record.class} tool ${key}: Claude Code asks each time${expected !== 'ask' ? `; the class list maps it to ${expected}` : ''}.`,
+        { fix: `Run ${NPX_COMMAND} rules --write ${writeTarget}.` },
+      ),
+    );
+  return found;
+}
+
+/** The finding about one rule, if any: skipped by Claude Code, stale, or shadowed (in that order). */
+function ruleFinding(rule: SettingsRule, context: RulesContext): Finding | undefined {
+  const shape = ruleShape(rule.rule, rule.list);
+  if (shape.kind === 'other') return undefined;
+  if (shape.kind === 'ignored') return ignoredRuleFinding(rule, shape, context);
+  const matched = context.recorded.filter(([key]) => shapeMatches(shape, key)).map(([key]) => key);
+  if (!matched.length) {
+    const server = shape.kind === 'tool' ? shape.server : undefined;
+    const what =
+      server !== undefined && !context.servers.has(server)
+        ? `server "${server}", which the class list does not record`
+        : 'no tool the class list records';
+    return finding(
+      'rule-stale',
+      undefined,
+      `${rule.list} rule ${quoted(rule.rule)} in ${at(rule)} names ${what}.`,
+      {
+        fix: 'A typo or a removed tool: fix the name, or remove the rule.',
+        ...location(rule),
+      },
+    );
+  }
+  if (rule.list !== 'allow') return undefined;
+  return shadowedRuleFinding(rule, matched, context);
+}
+
+/** A rule Claude Code skips, with what it was probably meant to be. */
+function ignoredRuleFinding(
+  rule: SettingsRule,
+  shape: Extract<RuleShape, { kind: 'ignored' }>,
+  context: RulesContext,
+): Finding {
+  let meant = shape.meant;
+  // An allow glob over server names: the recorded servers it was probably written for.
+  if (rule.rule.includes('*') && !rule.rule.includes('(')) {
+    const hit = [...context.servers].filter((s) =>
+      shapeMatches({ kind: 'glob', pattern: rule.rule }, `mcp__${s}__x`),
+    );
+    meant = hit.length ? hit.map((s) => `mcp__${s}`).join('", "') : undefined;
+  }
+  return finding(
+    'rule-ignored',
+    undefined,
+    `${rule.list} rule ${quoted(rule.rule)} in ${at(rule)} is skipped: ${shape.why}.`,
+    {
+      fix: meant
+        ? `Probably meant "${meant}": write that instead${rule.rule.includes('(') ? ' (to limit parameter values, use --disallowedTools)' : ''}, or remove the rule.`
+        : 'Remove the rule, or write it as mcp__<server> or mcp__<server>__<tool>.',
+      ...location(rule),
+    },
+  );
+}
+
+/** An allow rule every tool of which a deny or ask rule decides first. */
+function shadowedRuleFinding(
+  rule: SettingsRule,
+  matched: string[],
+  context: RulesContext,
+): Finding | undefined {
+  const winners = matched.map((key) => context.decided.get(key)?.by);
+  if (!winners.every((w) => w !== undefined && w.list !== 'allow')) return undefined;
+  const first = winners[0] as SettingsRule;
+  return finding(
+    'rule-shadowed',
+    undefined,
+    `allow rule ${quoted(rule.rule)} in ${at(rule)} decides nothing: ${matched.length === 1 ? (matched[0] as string) : `all ${matched.length} tools it matches`} ${matched.length === 1 ? 'is' : 'are'} decided first by ${first.list} rule ${quoted(first.rule)} in ${at(first)}.`,
+    {
+      fix: 'Claude Code checks deny, then ask, then allow: remove the allow rule, or narrow the broader rule.',
+      ...location(rule),
+    },
+  );
 }
 
 /** How broad a rule is, for messages. */

@@ -10,6 +10,7 @@ import {
   type TitleSource,
   type ToolClass,
 } from './classify.js';
+import { parseJsonText } from './jsontext.js';
 import { shapes } from './schemas.js';
 import { AuditError, describeError } from '../errors.js';
 import { INVISIBLE, terminalSafe, unicodeEscape } from '../escape.js';
@@ -186,13 +187,6 @@ function isWellFormedFile(
 export const classListSchemas = schemas;
 export const wellFormed = { record: isWellFormedRecord, file: isWellFormedFile, copyRecord };
 
-/** The 1-based line of a character offset. */
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-}
-
 /**
  * The line of every tool's key in the file, in one pass: annotations and error messages point at
  * these lines, and looking each one up in the text would make a large list quadratic.
@@ -220,131 +214,16 @@ export function toolLines(text: string): Map<string, number> {
   return lines;
 }
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const ESCAPES = '"\\/bfnrt';
-const isSpace = (code: number): boolean =>
-  code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
-const isHex = (char: string | undefined): boolean =>
-  char !== undefined && /^[0-9a-fA-F]$/.test(char);
-
-/**
- * The offset where `text` stops being valid JSON (its length when it ends too early), or -1 when
- * it is valid. V8's messages carry no position on Node 20 ("Unexpected token"), so the line of a
- * syntax error comes from here. Iterative, so a deeply nested file cannot overflow the stack.
- */
-export function jsonErrorOffset(text: string): number {
-  const end = text.length;
-  let i = 0;
-  const skipSpace = () => {
-    while (i < end && isSpace(text.charCodeAt(i))) i++;
-  };
-  /** Moves past the string at `i`; the offset of its error, or -1. */
-  const scanString = (): number => {
-    i++;
-    while (i < end) {
-      const char = text[i] as string;
-      if (char === '"') {
-        i++;
-        return -1;
-      }
-      if (char.charCodeAt(0) < 0x20) return i;
-      if (char === '\\') {
-        const escape = text[i + 1];
-        if (escape === 'u') {
-          for (let k = 2; k < 6; k++) if (!isHex(text[i + k])) return Math.min(i + k, end);
-          i += 6;
-        } else if (escape !== undefined && ESCAPES.includes(escape)) i += 2;
-        else return Math.min(i + 1, end);
-      } else i++;
-    }
-    return end;
-  };
-  // The closers of the open arrays and objects, innermost last.
-  const open: string[] = [];
-  let expect: 'value' | 'key' | 'after' = 'value';
-  for (;;) {
-    skipSpace();
-    const char = text[i];
-    if (expect === 'after') {
-      const closer = open.at(-1);
-      if (closer === undefined) return i === end ? -1 : i;
-      if (char === ',') {
-        i++;
-        expect = closer === '}' ? 'key' : 'value';
-      } else if (char === closer) {
-        i++;
-        open.pop();
-      } else return i;
-      continue;
-    }
-    if (expect === 'key') {
-      if (char !== '"') return i;
-      const error = scanString();
-      if (error >= 0) return error;
-      skipSpace();
-      if (text[i] !== ':') return i;
-      i++;
-      expect = 'value';
-      continue;
-    }
-    if (char === '{' || char === '[') {
-      i++;
-      skipSpace();
-      if (text[i] === (char === '{' ? '}' : ']')) i++;
-      else {
-        open.push(char === '{' ? '}' : ']');
-        expect = char === '{' ? 'key' : 'value';
-        continue;
-      }
-    } else if (char === '"') {
-      const error = scanString();
-      if (error >= 0) return error;
-    } else if (char === 't' || char === 'f' || char === 'n') {
-      const word = char === 't' ? 'true' : char === 'f' ? 'false' : 'null';
-      for (let k = 0; k < word.length; k++)
-        if (text[i + k] !== word[k]) return Math.min(i + k, end);
-      i += word.length;
-    } else {
-      NUMBER.lastIndex = i;
-      if (!NUMBER.test(text)) return char === '-' ? Math.min(i + 1, end) : i;
-      i = NUMBER.lastIndex;
-    }
-    expect = 'after';
-  }
-}
-
-/** Where and why `text` is not JSON, as a person reads it. */
-export function syntaxError(text: string): { line: number; column: number; problem: string } {
-  let offset = jsonErrorOffset(text);
-  // JSON.parse refused what the scanner accepts: should not happen; point at the end.
-  if (offset < 0) offset = text.length;
-  const char = text[offset];
-  // A file that ends too early: point just after its last word, not at a blank line below it.
-  if (char === undefined) offset = text.trimEnd().length;
-  return {
-    line: lineAt(text, offset),
-    column: offset - text.lastIndexOf('\n', offset - 1),
-    problem: char === undefined ? 'the file ends too early' : `unexpected ${JSON.stringify(char)}`,
-  };
-}
-
 /**
  * Parses a class list. Any problem is an AuditError naming the file and line: a broken class list
  * stops the audit and is never overwritten.
  */
 export function parseClassList(text: string, path: string): ClassList {
-  // Editors may add a byte order mark; JSON.parse refuses it.
-  const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let data: unknown;
-  try {
-    data = JSON.parse(json);
-  } catch {
-    const where = syntaxError(json);
-    throw new AuditError(
-      `The class list ${path} is not valid JSON at line ${where.line}, column ${where.column}: ${where.problem}.`,
-      `Fix that line (or restore the file with git checkout -- ${path}); the auditor will not overwrite a file it cannot read.`,
-    );
-  }
+  const { data } = parseJsonText(
+    text,
+    `The class list ${path}`,
+    `Fix that line (or restore the file with git checkout -- ${path}); the auditor will not overwrite a file it cannot read.`,
+  );
   const file = isWellFormedFile(data)
     ? { success: true as const, data }
     : schemas().file.safeParse(data);
