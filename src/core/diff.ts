@@ -108,9 +108,12 @@ export function diffRecords(
       changes.push(renameChange(oldKey, newKey, b, a, probable));
     }
   };
-  rename(schemaRenames(removed, added, before, after), false);
+  rename(schemaRenames({ removed, added, before, after }), false);
   const unpaired = (keys: string[]) => keys.filter((k) => !renamed.has(k));
-  rename(probableRenames(unpaired(removed), unpaired(added), before, after), true);
+  rename(
+    probableRenames({ removed: unpaired(removed), added: unpaired(added), before, after }),
+    true,
+  );
   for (const key of unpaired(removed))
     changes.push(oneSided('removed', key, before.get(key) as ToolRecord));
   for (const key of unpaired(added))
@@ -135,13 +138,16 @@ function bySchema(keys: string[], side: Map<string, ToolRecord>): Map<string, st
   return groups;
 }
 
+/** The tools a rename may pair: removed ones (keys of `before`) and added ones (of `after`). */
+interface RenameCandidates {
+  removed: string[];
+  added: string[];
+  before: Map<string, ToolRecord>;
+  after: Map<string, ToolRecord>;
+}
+
 /** A removed and an added tool with the same input schema, unique on both sides: a rename. */
-function schemaRenames(
-  removed: string[],
-  added: string[],
-  before: Map<string, ToolRecord>,
-  after: Map<string, ToolRecord>,
-): [string, string][] {
+function schemaRenames({ removed, added, before, after }: RenameCandidates): [string, string][] {
   const removedBySchema = bySchema(removed, before);
   const pairs: [string, string][] = [];
   for (const [schema, newKeys] of bySchema(added, after)) {
@@ -220,12 +226,7 @@ function nameLikeness(a: string, b: string): number {
  * hint-dropped and class-relaxed apply; a removal and an unrelated addition that happen to fit
  * are reported the same way, as probable, which a reviewer can approve.
  */
-function probableRenames(
-  removed: string[],
-  added: string[],
-  before: Map<string, ToolRecord>,
-  after: Map<string, ToolRecord>,
-): [string, string][] {
+function probableRenames({ removed, added, before, after }: RenameCandidates): [string, string][] {
   const pairs: [string, string][] = [];
   const free = new Set([...added].sort());
   for (const oldKey of [...removed].sort()) {
@@ -300,85 +301,96 @@ function reasonNote(change: ToolChange, carried: string): string {
 
 /** The rules a PR's change of the tool surface triggers. */
 export function changeFindings(changes: ToolChange[]): Finding[] {
+  return changes.flatMap(toolChangeFindings);
+}
+
+/** The findings of one tool's change: added, removed, or changed (renamed or not). */
+function toolChangeFindings(change: ToolChange): Finding[] {
+  const { before, after, tool } = change;
+  if (change.kind === 'added' && after)
+    return [
+      finding('tool-added', tool, `New tool, class ${classWord(after.class, after.reach)}.`, {
+        fix: 'Check that the class matches what the tool does.',
+      }),
+    ];
+  if (change.kind === 'removed' && before)
+    return [
+      finding('tool-removed', tool, `Removed; it was ${classWord(before.class, before.reach)}.`),
+    ];
+  if (!before || !after) return [];
   const out: Finding[] = [];
-  for (const change of changes) {
-    const { before, after, tool } = change;
-    if (change.kind === 'added' && after) {
-      out.push(
-        finding('tool-added', tool, `New tool, class ${classWord(after.class, after.reach)}.`, {
-          fix: 'Check that the class matches what the tool does.',
-        }),
-      );
-      continue;
-    }
-    if (change.kind === 'removed' && before) {
-      out.push(
-        finding('tool-removed', tool, `Removed; it was ${classWord(before.class, before.reach)}.`),
-      );
-      continue;
-    }
-    if (!before || !after) continue;
-    if (change.kind === 'renamed')
-      out.push(
-        finding(
-          'tool-renamed',
-          tool,
-          change.probable
-            ? `Probably renamed from ${before.tool}: ${before.tool} was removed and this tool, with another input schema, was added with ${before.tool}'s class-bearing hints dropped or its class relaxed, so the two are compared as one tool${reasonNote(change, '')}.`
-            : `Renamed from ${before.tool} (same input schema)${reasonNote(change, 'its reason is carried over')}.`,
-          change.probable
-            ? {
-                fix: `If ${tool} is a new tool rather than ${before.tool} renamed, review what it declares and approve the findings with the approval label.`,
-              }
-            : {},
-        ),
-      );
-    const dropped = change.hints.filter((m) => m.before !== 'absent' && m.after === 'absent');
-    if (dropped.length)
-      out.push(
-        finding(
-          'hint-dropped',
-          tool,
-          `${dropped.map((m) => `${m.hint} (was ${hintText(m.before)})`).join(', ')} no longer declared; clients now assume the default.`,
-          {
-            hints: dropped.map((m) => m.hint),
-            fix: 'Declare the hint again, even where it equals the default.',
-          },
-        ),
-      );
-    const rankBefore = CLASS_RANK[before.class];
-    const rankAfter = CLASS_RANK[after.class];
-    if (rankAfter < rankBefore)
-      out.push(
-        finding(
-          'class-relaxed',
-          tool,
-          `Class relaxed from ${before.class} to ${after.class}: clients will auto-approve what they used to ask about.`,
-          {
-            fix:
-              after.class === 'edit'
-                ? 'Confirm the tool no longer deletes or overwrites anything: it may still change data, but only by adding or updating.'
-                : 'Confirm the tool really no longer modifies or destroys anything.',
-          },
-        ),
-      );
-    else if (rankAfter > rankBefore)
-      out.push(
-        finding('class-escalated', tool, `Class escalated from ${before.class} to ${after.class}.`),
-      );
-    if (before.reach === 'closed' && after.reach === 'open')
-      out.push(
-        finding(
-          'reach-opened',
-          tool,
-          'Reach opened from closed to open world: it may now talk to external systems.',
-          {
-            fix: 'Confirm the tool should reach outside, or declare openWorldHint: false.',
-          },
-        ),
-      );
-  }
+  if (change.kind === 'renamed') out.push(renameFinding(change, before));
+  const dropped = change.hints.filter((m) => m.before !== 'absent' && m.after === 'absent');
+  if (dropped.length)
+    out.push(
+      finding(
+        'hint-dropped',
+        tool,
+        `${dropped.map((m) => `${m.hint} (was ${hintText(m.before)})`).join(', ')} no longer declared; clients now assume the default.`,
+        {
+          hints: dropped.map((m) => m.hint),
+          fix: 'Declare the hint again, even where it equals the default.',
+        },
+      ),
+    );
+  const classChange = classChangeFinding(tool, before, after);
+  if (classChange) out.push(classChange);
+  if (before.reach === 'closed' && after.reach === 'open')
+    out.push(
+      finding(
+        'reach-opened',
+        tool,
+        'Reach opened from closed to open world: it may now talk to external systems.',
+        { fix: 'Confirm the tool should reach outside, or declare openWorldHint: false.' },
+      ),
+    );
   return out;
+}
+
+/** A rename, proven by the schema or probable (which a reviewer is asked to confirm). */
+function renameFinding(change: ToolChange, before: ToolRecord): Finding {
+  const { tool } = change;
+  return finding(
+    'tool-renamed',
+    tool,
+    change.probable
+      ? `Probably renamed from ${before.tool}: ${before.tool} was removed and this tool, with another input schema, was added with ${before.tool}'s class-bearing hints dropped or its class relaxed, so the two are compared as one tool${reasonNote(change, '')}.`
+      : `Renamed from ${before.tool} (same input schema)${reasonNote(change, 'its reason is carried over')}.`,
+    change.probable
+      ? {
+          fix: `If ${tool} is a new tool rather than ${before.tool} renamed, review what it declares and approve the findings with the approval label.`,
+        }
+      : {},
+  );
+}
+
+/** A class that relaxed or escalated; `undefined` when it stayed. */
+function classChangeFinding(
+  tool: string,
+  before: ToolRecord,
+  after: ToolRecord,
+): Finding | undefined {
+  const rankBefore = CLASS_RANK[before.class];
+  const rankAfter = CLASS_RANK[after.class];
+  if (rankAfter < rankBefore)
+    return finding(
+      'class-relaxed',
+      tool,
+      `Class relaxed from ${before.class} to ${after.class}: clients will auto-approve what they used to ask about.`,
+      {
+        fix:
+          after.class === 'edit'
+            ? 'Confirm the tool no longer deletes or overwrites anything: it may still change data, but only by adding or updating.'
+            : 'Confirm the tool really no longer modifies or destroys anything.',
+      },
+    );
+  if (rankAfter > rankBefore)
+    return finding(
+      'class-escalated',
+      tool,
+      `Class escalated from ${before.class} to ${after.class}.`,
+    );
+  return undefined;
 }
 
 /**
