@@ -44,10 +44,6 @@ import { NPX_COMMAND } from './version.js';
  * class list written. What it returns is the report every output renders (report/).
  */
 
-// The report's types live in report/; the action and the CLI take them from here too.
-export type { AuditedTool, Mode, Report, ServerReport } from './report/report.js';
-export { allFindings, keyedFindings, resultOf } from './report/report.js';
-
 /** The update command drift messages suggest when the caller gives none. */
 const DEFAULT_UPDATE_COMMAND = `${NPX_COMMAND} update`;
 

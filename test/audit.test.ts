@@ -10,7 +10,9 @@ import { renderComment } from '../src/report/comment.js';
 import { resolveSettings, type Overrides } from '../src/config/settings.js';
 import { readConfigFile } from '../src/config/file.js';
 import type { Finding } from '../src/core/findings.js';
-import { renderJson, renderMarkdown, renderText } from '../src/report/render.js';
+import { renderJson } from '../src/report/json.js';
+import { renderMarkdown } from '../src/report/markdown.js';
+import { renderText } from '../src/report/text.js';
 import { renderSarif } from '../src/report/sarif.js';
 import {
   EXAMPLE,

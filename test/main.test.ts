@@ -1,12 +1,13 @@
 // Parts of the action that run without the bundle, against the fake GitHub API.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Report } from '../src/audit.js';
+import type { Report } from '../src/report/report.js';
 import { commentMarker } from '../src/report/comment.js';
 import type { Waiver } from '../src/config/settings.js';
 import { waiverLines } from '../src/config/file.js';
 import { finding } from '../src/core/findings.js';
 import { GitHubClient } from '../src/action/github.js';
-import { annotationsOf, markCommentsFailed } from '../src/action/main.js';
+import { markCommentsFailed } from '../src/action/comments.js';
+import { annotationsOf } from '../src/action/publish.js';
 import { secretsOf } from '../src/redact.js';
 import { DEFAULT_REPOSITORY, startGitHubApi, type FakeGitHub } from './support/github-api.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ServerReport } from '../src/audit.js';
+import type { ServerReport } from '../src/report/report.js';
 import { DEFAULT_MAPPING } from '../src/clients/claude-settings.js';
 import type { ClaudeCodeDecision } from '../src/clients/client-rules.js';
 import type { ToolClass } from '../src/core/classify.js';

@@ -4,10 +4,10 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendSummary, SUMMARY_LIMIT } from '../src/action/summary.js';
-import type { Report, ServerReport } from '../src/audit.js';
+import type { Report, ServerReport } from '../src/report/report.js';
 import { classifyTool } from '../src/core/classify.js';
 import { finding } from '../src/core/findings.js';
-import { renderMarkdown } from '../src/report/render.js';
+import { renderMarkdown } from '../src/report/markdown.js';
 import { tempDir } from './support/cli.js';
 
 /** A server with `tools` tools, each with a finding; titles of `char` (multi-byte if asked). */

@@ -1,5 +1,5 @@
 import * as core from '@actions/core';
-import type { Report } from '../audit.js';
+import type { Report } from '../report/report.js';
 import type { CommentMode } from '../config/inputs.js';
 import { getErrorMessage } from '../errors.js';
 import { codeSpanSafe, linesSafe, markdownSafe } from '../escape.js';
@@ -16,7 +16,8 @@ import {
   type CommentContext,
   type CommentTarget,
 } from '../report/comment.js';
-import { codeBlock, type FailedRun } from '../report/render.js';
+import type { FailedRun } from '../report/json.js';
+import { codeBlock } from '../report/markdown.js';
 import { GitHubError } from './github.js';
 import { appendSummary } from './summary.js';
 

@@ -9,7 +9,7 @@ import { AuditError, describeError, getErrorMessage } from '../errors.js';
 import { linesSafe, terminalSafe } from '../escape.js';
 import { redactText } from '../redact.js';
 import { commentMarker, type CommentTarget } from '../report/comment.js';
-import { renderFailedRun, type FailedRun } from '../report/render.js';
+import { renderFailedRun, type FailedRun } from '../report/json.js';
 import { errorMarkdown, markCommentsFailed } from './comments.js';
 import { appendSummary } from './summary.js';
 

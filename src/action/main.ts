@@ -5,9 +5,6 @@ import { nothingKnown, publishFailure, within } from './failure.js';
 import { publish } from './publish.js';
 import { auditOrReportFile } from './run-audit.js';
 
-export { markCommentsFailed } from './comments.js';
-export { annotationsOf, type Annotation, type WaiverPlaces } from './publish.js';
-
 /**
  * The action: context (inputs, event, PR, config) -> the audit, or a report file -> publish
  * (summary, outputs, annotations, comments). Each step's error carries what the run knew (see

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import * as core from '@actions/core';
-import { allFindings, keyedFindings, type Report } from '../audit.js';
+import { allFindings, keyedFindings, reportCounts, type Report } from '../report/report.js';
 import type { Waiver } from '../config/settings.js';
 import { waiverLines } from '../config/file.js';
 import { toolLines } from '../core/classlist.js';
@@ -10,7 +10,8 @@ import { bySeverity } from '../core/rules.js';
 import { getErrorMessage } from '../errors.js';
 import { terminalSafe } from '../escape.js';
 import type { CommentContext } from '../report/comment.js';
-import { renderMarkdown, reportCounts, verdictLine } from '../report/render.js';
+import { renderMarkdown } from '../report/markdown.js';
+import { verdictLine } from '../report/text.js';
 import { renderSarif } from '../report/sarif.js';
 import { VERSION } from '../version.js';
 import { commentFailedRun, postComments, type Posted } from './comments.js';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { Mode } from '../audit.js';
+import type { Mode } from '../report/report.js';
 import { nearestKey } from '../config/nearest.js';
 import { AuditError } from '../errors.js';
 

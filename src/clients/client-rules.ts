@@ -1,4 +1,4 @@
-import type { ServerReport } from '../audit.js';
+import type { ServerReport } from '../report/report.js';
 import type { ClassList, ToolRecord } from '../core/classlist.js';
 import { mappedDecision, type RuleMapping, type SettingsFile } from './claude-settings.js';
 import { finding, type Finding } from '../core/findings.js';

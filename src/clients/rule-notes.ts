@@ -1,4 +1,4 @@
-import type { ServerReport } from '../audit.js';
+import type { ServerReport } from '../report/report.js';
 import type { ToolChange } from '../core/diff.js';
 import { codeSpanSafe } from '../escape.js';
 import { mappedDecision, type RuleMapping } from './claude-settings.js';

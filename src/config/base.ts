@@ -7,12 +7,31 @@ import { AuditError, describeError } from '../errors.js';
 import { terminalSafe } from '../escape.js';
 import { finding, type Finding } from '../core/findings.js';
 import { DEFAULT_POLICIES } from '../core/policies.js';
-import { RULE_IDS, RULES, type FailOn, type RuleId, type Severity } from '../core/rules.js';
+import {
+  FAIL_ON_LEVELS,
+  RULE_IDS,
+  RULES,
+  SEVERITIES,
+  type FailOn,
+  type RuleId,
+  type Severity,
+} from '../core/rules.js';
 
-/** Severities from the weakest: a move down this list relaxes a rule. */
-const SEVERITY_RANK: Record<Severity | 'off', number> = { off: 0, notice: 1, warning: 2, error: 3 };
-/** Fail-on thresholds from the strictest: a move down this list fails fewer runs. */
-const FAIL_ON_RANK: Record<FailOn, number> = { notice: 0, warning: 1, error: 2, never: 3 };
+/** Each value's place in `list`. */
+function ranks<T extends string>(list: readonly T[]): Record<T, number> {
+  return Object.fromEntries(list.map((value, rank) => [value, rank])) as Record<T, number>;
+}
+
+/** Severities from the weakest (SEVERITIES is most severe first): a lower rank relaxes a rule. */
+const SEVERITY_RANK = ranks<Severity | 'off'>(['off', ...[...SEVERITIES].reverse()]);
+/**
+ * Fail-on thresholds from the strictest: a higher rank fails fewer runs. FAIL_ON_LEVELS is the
+ * severities, most severe first, then never, so its severities are taken in reverse.
+ */
+const FAIL_ON_RANK = ranks<FailOn>([
+  ...FAIL_ON_LEVELS.filter((level) => level !== 'never').reverse(),
+  'never',
+]);
 
 function severityOf(config: ConfigFile | undefined, rule: RuleId): Severity | 'off' {
   return config?.rules?.[rule] ?? RULES[rule].severity;

@@ -5,8 +5,8 @@ import { renderText } from './text.js';
 
 /*
  * The report in each output format. The renderers live one per format (text.ts, markdown.ts,
- * json.ts) over the shared tables (table.ts); this module picks one and gathers what the
- * action and the CLI import.
+ * json.ts) over the shared tables (table.ts); this module picks one by name for the CLI's
+ * --format.
  */
 
 export type Format = 'text' | 'json' | 'markdown';
@@ -18,8 +18,3 @@ export function render(report: Report, format: Format): string {
       ? renderMarkdown(report, Infinity)
       : renderText(report);
 }
-
-export { renderFailedRun, renderJson, type FailedRun } from './json.js';
-export { codeBlock, renderMarkdown } from './markdown.js';
-export { reportCounts } from './report.js';
-export { renderText, verdictLine } from './text.js';

@@ -1,6 +1,7 @@
 // What a listing talks to: a server over stdio or Streamable HTTP (one file each), as one
 // Connection that paginate() lists through. The types every part of server/ shares live here.
 import type { Transport } from '@modelcontextprotocol/client';
+import { plural } from '../core/text.js';
 import type { AuditError } from '../errors.js';
 import type { SpawnSpec } from './process.js';
 
@@ -89,10 +90,6 @@ export interface Connection {
   failure(error: unknown, limits: ListLimits): Promise<AuditError>;
   /** Ends what the connection started; for stdio, in the background (see stopsSettled). */
   close(): Promise<void>;
-}
-
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 export function handshakeOf(era: ProtocolEra): string {

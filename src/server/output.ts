@@ -1,6 +1,6 @@
 // What a failed server printed, made fit for a terminal and a message: cut, bounded, inert.
+import { plural } from '../core/text.js';
 import { linesSafe } from '../escape.js';
-import { plural } from './connection.js';
 import type { ServerProcess } from './process.js';
 
 /** Server-written text for a terminal: control and invisible characters made visible, lines kept. */

@@ -4,7 +4,8 @@ import * as z from 'zod/v4';
 import type { Client } from '@modelcontextprotocol/client';
 import { AuditError } from '../errors.js';
 import { lazily } from '../lazy.js';
-import { MAX_LISTING, plural, type Connection, type ListLimits } from './connection.js';
+import { plural } from '../core/text.js';
+import { MAX_LISTING, type Connection, type ListLimits } from './connection.js';
 import { inert } from './output.js';
 
 /** Only the shape we page through; tools stay raw here so one bad tool cannot hide the others. */
