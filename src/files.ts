@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { parseSettings, type SettingsFile } from './clients/claude-settings.js';
 import { parseClassList, type ClassList } from './core/classlist.js';
 import { AuditError, getErrorMessage } from './errors.js';
 import type { Report } from './report/report.js';
@@ -7,15 +8,15 @@ import type { FailedRun } from './report/json.js';
 import { parseReport } from './report/reportfile.js';
 
 /*
- * The files the audit reads and writes (the class list, a report file): the I/O around the pure
- * parsers and serializers of core/ and report/.
+ * The files the audit reads and writes (the class list, a report file, Claude Code settings
+ * files): the I/O around the pure parsers and serializers of core/, report/ and clients/.
  */
 
 /**
  * Reads a text file; `undefined` when it does not exist. Any other failure is an AuditError
  * "Could not read `what`: ...".
  */
-export async function readTextIfPresent(path: string, what: string): Promise<string | undefined> {
+async function readTextIfPresent(path: string, what: string): Promise<string | undefined> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
@@ -30,6 +31,12 @@ export async function readClassList(
 ): Promise<{ list: ClassList; text: string } | undefined> {
   const text = await readTextIfPresent(path, `the class list ${path}`);
   return text === undefined ? undefined : { list: parseClassList(text, path), text };
+}
+
+/** Reads and parses a Claude Code settings file; `undefined` when it does not exist. */
+export async function readSettingsFile(path: string): Promise<SettingsFile | undefined> {
+  const text = await readTextIfPresent(path, `the settings file ${path}`);
+  return text === undefined ? undefined : parseSettings(text, path);
 }
 
 /**

@@ -8,17 +8,14 @@ import {
   commentMarker,
   renderComment,
   renderRetiredComment,
-  serverComments,
   serverFailed,
   serverMarker,
-  upsertComment,
   variantOf,
   type CommentContext,
-  type CommentTarget,
 } from '../report/comment.js';
 import type { FailedRun } from '../report/json.js';
 import { codeBlock } from '../report/markdown.js';
-import { GitHubError } from './github.js';
+import { GitHubError, type GitHubClient, type IssueComment, type RepoRef } from './github.js';
 import { appendSummary } from './summary.js';
 
 /** The PR comments: each server's sticky comment, written, retired, or marked failed. */
@@ -27,6 +24,65 @@ import { appendSummary } from './summary.js';
 export interface Posted {
   ids: number[];
   notes: string[];
+}
+
+/** The pull request our comments go on. */
+export interface CommentTarget {
+  client: GitHubClient;
+  repo: RepoRef;
+  prNumber: number;
+}
+
+interface CommentResult {
+  id?: number;
+  action: 'created' | 'updated' | 'skipped';
+}
+
+/** The marker our comment starts with, when it is a bot's (a person's quote never counts). */
+function ourMarker(comment: IssueComment): string | undefined {
+  if (comment.user?.type !== 'Bot') return undefined;
+  return /^<!-- mcp-annotation-auditor:[A-Za-z0-9_-]+(?: [a-z]+=[a-z+]+)* -->/.exec(
+    comment.body ?? '',
+  )?.[0];
+}
+
+/** Our comments for `server`: in any variant of its marker, or in the one given. */
+function serverComments(
+  comments: IssueComment[],
+  server: string,
+  marker?: string,
+): { comment: IssueComment; marker: string }[] {
+  const plain = commentMarker(server);
+  const stem = plain.slice(0, -' -->'.length);
+  return comments.flatMap((comment) => {
+    const found = ourMarker(comment);
+    const ours =
+      found !== undefined &&
+      (marker !== undefined ? found === marker : found === plain || found.startsWith(`${stem} `));
+    return ours ? [{ comment, marker: found }] : [];
+  });
+}
+
+/**
+ * Updates our comment with this marker (see commentMarker) in place, or creates it when `create`
+ * says there is something to report. Only comments by a bot that start with the marker count as
+ * ours, so a person quoting the marker cannot make us edit their comment.
+ */
+async function upsertComment(
+  { client, repo, prNumber }: CommentTarget,
+  server: string,
+  marker: string,
+  body: string,
+  create: boolean,
+): Promise<CommentResult> {
+  const existing = serverComments(await client.listComments(repo, prNumber), server, marker)[0];
+  if (existing) {
+    await client.updateComment(repo, existing.comment.id, body);
+    return { id: existing.comment.id, action: 'updated' };
+  }
+  if (!create) return { action: 'skipped' };
+  const created = await client.createComment(repo, prNumber, body);
+  return { id: created.id, action: 'created' };
 }
 
 /** Why a comment could not be written, said once in the log and once in the summary. */

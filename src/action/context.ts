@@ -7,7 +7,7 @@ import { readConfigFile, type ConfigFile } from '../config/file.js';
 import { AuditError, getErrorMessage } from '../errors.js';
 import { terminalSafe } from '../escape.js';
 import { enteredWorkingDirectory, readTrusted } from '../prestart.js';
-import type { CommentTarget } from '../report/comment.js';
+import type { CommentTarget } from './comments.js';
 import { within, type Known } from './failure.js';
 import {
   GitHubClient,

@@ -8,9 +8,9 @@ import { parseClassList } from '../core/classlist.js';
 import { AuditError, describeError, getErrorMessage } from '../errors.js';
 import { linesSafe, terminalSafe } from '../escape.js';
 import { redactText } from '../redact.js';
-import { commentMarker, type CommentTarget } from '../report/comment.js';
+import { commentMarker } from '../report/comment.js';
 import { renderFailedRun, type FailedRun } from '../report/json.js';
-import { errorMarkdown, markCommentsFailed } from './comments.js';
+import { errorMarkdown, markCommentsFailed, type CommentTarget } from './comments.js';
 import { appendSummary } from './summary.js';
 
 /**

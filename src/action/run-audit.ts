@@ -16,7 +16,7 @@ import { AuditError, getErrorMessage } from '../errors.js';
 import { terminalSafe } from '../escape.js';
 import { git, gitShow } from '../git.js';
 import { mergeSecrets } from '../redact.js';
-import type { CommentTarget } from '../report/comment.js';
+import type { CommentTarget } from './comments.js';
 import { renderJson, type FailedRun } from '../report/json.js';
 import type { Report } from '../report/report.js';
 import { readReportFile } from '../files.js';

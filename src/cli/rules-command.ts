@@ -2,12 +2,11 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ClassList } from '../core/classlist.js';
-import { readClassList, writeFileAtomic } from '../files.js';
+import { readClassList, readSettingsFile, writeFileAtomic } from '../files.js';
 import {
   mergePermissions,
   parseMapping,
   permissionsFor,
-  readSettingsFile,
   serversOf,
   type Permissions,
   type SettingsFile,

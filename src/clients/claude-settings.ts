@@ -3,7 +3,7 @@ import type { ToolClass } from '../core/classify.js';
 import type { ClassList, ToolRecord } from '../core/classlist.js';
 import { parseJsonText } from '../core/jsontext.js';
 import { AuditError } from '../errors.js';
-import { readTextIfPresent } from '../files.js';
+import { lazily } from '../lazy.js';
 import { DECISIONS, splitMcpName, type Decision, type SettingsRule } from './permissions.js';
 
 /*
@@ -42,25 +42,28 @@ export function mappedDecision(
   );
 }
 
-const decision = z.enum(DECISIONS);
-const perClass = z.strictObject({
-  read: decision.optional(),
-  edit: decision.optional(),
-  delete: decision.optional(),
-});
-const mappingSchema = z.strictObject({
-  read: decision.optional(),
-  edit: decision.optional(),
-  delete: decision.optional(),
-  open: perClass.optional(),
-  closed: perClass.optional(),
-  tools: z.record(z.string().startsWith('mcp__'), decision).optional(),
+// Built on first use: most runs check no Claude Code settings (see lazy.ts).
+const mappingSchema = lazily(() => {
+  const decision = z.enum(DECISIONS);
+  const perClass = z.strictObject({
+    read: decision.optional(),
+    edit: decision.optional(),
+    delete: decision.optional(),
+  });
+  return z.strictObject({
+    read: decision.optional(),
+    edit: decision.optional(),
+    delete: decision.optional(),
+    open: perClass.optional(),
+    closed: perClass.optional(),
+    tools: z.record(z.string().startsWith('mcp__'), decision).optional(),
+  });
 });
 
 /** The config file's `clientRules` (see the README), over the default mapping. */
 export function parseMapping(raw: unknown, path: string): RuleMapping {
   if (raw === undefined || raw === null) return DEFAULT_MAPPING;
-  const parsed = mappingSchema.safeParse(raw);
+  const parsed = mappingSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new AuditError(
@@ -228,12 +231,6 @@ export function parseSettings(text: string, path: string): SettingsFile {
     });
   }
   return { path, text, rules };
-}
-
-/** Reads and parses a settings file; `undefined` when it does not exist. */
-export async function readSettingsFile(path: string): Promise<SettingsFile | undefined> {
-  const text = await readTextIfPresent(path, `the settings file ${path}`);
-  return text === undefined ? undefined : parseSettings(text, path);
 }
 
 /** Whether a rule belongs to one of these servers (any rule of theirs, parentheses and all). */

@@ -4,7 +4,6 @@ import { POLICIES, type Policy } from '../config/defaults.js';
 import { DEFAULT_POLICIES } from '../core/policies.js';
 import type { Finding } from '../core/findings.js';
 import { codeSpanSafe } from '../escape.js';
-import type { GitHubClient, IssueComment, RepoRef } from '../action/github.js';
 import { changesTable, findingsTable, fitTable, inventoryTable, type Table } from './table.js';
 import { plural } from '../core/text.js';
 import type { FailOn } from '../core/rules.js';
@@ -160,65 +159,6 @@ export function variantOf(context: CommentContext): CommentVariant {
 /** The marker of this server's comment in a run with this context. */
 export function serverMarker(report: ServerReport, context: CommentContext): string {
   return commentMarker(report.server, { ...variantOf(context), era: report.era });
-}
-
-/** The pull request our comments go on. */
-export interface CommentTarget {
-  client: GitHubClient;
-  repo: RepoRef;
-  prNumber: number;
-}
-
-export interface CommentResult {
-  id?: number;
-  action: 'created' | 'updated' | 'skipped';
-}
-
-/** The marker our comment starts with, when it is a bot's (a person's quote never counts). */
-function markerOf(comment: IssueComment): string | undefined {
-  if (comment.user?.type !== 'Bot') return undefined;
-  return /^<!-- mcp-annotation-auditor:[A-Za-z0-9_-]+(?: [a-z]+=[a-z+]+)* -->/.exec(
-    comment.body ?? '',
-  )?.[0];
-}
-
-/** Our comments for `server`: in any variant of its marker, or in the one given. */
-export function serverComments(
-  comments: IssueComment[],
-  server: string,
-  marker?: string,
-): { comment: IssueComment; marker: string }[] {
-  const plain = commentMarker(server);
-  const stem = plain.slice(0, -' -->'.length);
-  return comments.flatMap((comment) => {
-    const found = markerOf(comment);
-    const ours =
-      found !== undefined &&
-      (marker !== undefined ? found === marker : found === plain || found.startsWith(`${stem} `));
-    return ours ? [{ comment, marker: found }] : [];
-  });
-}
-
-/**
- * Updates our comment with this marker (see commentMarker) in place, or creates it when `create`
- * says there is something to report. Only comments by a bot that start with the marker count as
- * ours, so a person quoting the marker cannot make us edit their comment.
- */
-export async function upsertComment(
-  { client, repo, prNumber }: CommentTarget,
-  server: string,
-  marker: string,
-  body: string,
-  create: boolean,
-): Promise<CommentResult> {
-  const existing = serverComments(await client.listComments(repo, prNumber), server, marker)[0];
-  if (existing) {
-    await client.updateComment(repo, existing.comment.id, body);
-    return { id: existing.comment.id, action: 'updated' };
-  }
-  if (!create) return { action: 'skipped' };
-  const created = await client.createComment(repo, prNumber, body);
-  return { id: created.id, action: 'created' };
 }
 
 /**
