@@ -1,3 +1,7 @@
+// action/: the GitHub Action around the audit (inputs and event, audit or report file, then the
+// sinks: job summary, outputs, annotations, PR comments, through @actions/core and
+// @actions/github). May import everything but cli/'s entry; nothing imports action/ but
+// src/index.ts.
 import * as core from '@actions/core';
 import { getOptionalInput, inputSecrets } from '../config/inputs.js';
 import { knownOf, readContext } from './context.js';

@@ -1,3 +1,7 @@
+// cli/: the command line around the same engine (arguments, commands, help, `rules`), its sinks
+// the terminal and the files it writes. May import everything but action/; only src/cli.ts,
+// prestart.ts (the argument parser, for the early start) and action/ (the rules command's
+// input) import cli/.
 import { readFile } from 'node:fs/promises';
 import { readAtRef, runAudit, type AuditOptions, type BaseText } from '../audit.js';
 import { usableBase } from '../core/classlist.js';

@@ -1,3 +1,7 @@
+// config/: where the run's settings come from (the config file, action inputs, the command line,
+// the nearest config, the base commit's config) and resolveSettings, which makes them one typed
+// Settings. Reads files. May import core/, server/ (spawn specs, limits), audit.ts's types and
+// the shared modules; never report/, action/ or cli/.
 import { normalizeServerName } from '../core/classlist.js';
 import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG, MCP_JSON, type Policy } from './defaults.js';
 import { AuditError } from '../errors.js';

@@ -1,3 +1,7 @@
+// core/: the pure middle of the flow, tools -> findings (parse and classify tools, policies,
+// class lists, diffs, renames, waivers, and this list of every rule). No fs, processes or
+// network. May import the shared pure modules (errors, escape, lazy) and types from config/;
+// never server/, report/, clients/, action/ or cli/. A new rule starts here, in RULES.
 /** The severities, most severe first. */
 export const SEVERITIES = ['error', 'warning', 'notice'] as const;
 export type Severity = (typeof SEVERITIES)[number];
