@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { normalizeServerName } from '../core/classlist.js';
 import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG, MCP_JSON, type Policy } from './defaults.js';
 import { AuditError } from '../errors.js';
@@ -52,6 +53,8 @@ export interface Settings {
   waivers: Waiver[];
   approveLabel?: string;
   limits: ListLimits;
+  /** The most servers audited at once. */
+  concurrency: number;
   /** Only some of the configured servers are audited (--server): others' entries are left alone. */
   partial: boolean;
 }
@@ -98,6 +101,7 @@ export interface Overrides {
   listTimeoutMs?: number;
   maxPages?: number;
   maxTools?: number;
+  concurrency?: number;
 }
 
 /** Shell-quotes one word of a command line shown to people. */
@@ -272,6 +276,14 @@ function limitsOf(file: ConfigFile | undefined, flags: Overrides): ListLimits {
   };
 }
 
+/**
+ * One server per core, and at least two: a server's start-up is mostly waiting (loading modules,
+ * reaching its backend), so even one core gains from a second.
+ */
+function defaultConcurrency(): number {
+  return Math.max(2, availableParallelism());
+}
+
 /** Flags override the file; the file overrides defaults. */
 export function resolveSettings(
   file: ConfigFile | undefined,
@@ -296,6 +308,7 @@ export function resolveSettings(
     severities: file?.rules ?? {},
     waivers: (file?.waivers ?? []) as Waiver[],
     limits: limitsOf(file, flags),
+    concurrency: flags.concurrency ?? file?.concurrency ?? defaultConcurrency(),
     ...(approveLabel !== undefined ? { approveLabel } : {}),
   };
 }
