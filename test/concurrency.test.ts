@@ -8,15 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readInputs } from '../src/config/inputs.js';
 import { startPortKey } from '../src/server/http-start.js';
-import {
-  CLI,
-  freePort,
-  runCli,
-  SERVERS,
-  tempDir,
-  writeConfig,
-  type Run,
-} from './support/cli.js';
+import { CLI, freePort, runCli, SERVERS, tempDir, writeConfig, type Run } from './support/cli.js';
 import {
   expectCouldNotAudit,
   expectNoneLeft,
