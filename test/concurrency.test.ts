@@ -80,9 +80,14 @@ function mostAtOnce(journal: string[]): number {
   return most;
 }
 
-// a waits for b's listing: only an audit that runs them at once lets a answer before its bound;
-// c comes after both, so with two at a time it starts only once a slot is free.
-const ABC: Slow[] = [{ name: 'a', after: 'b' }, { name: 'b' }, { name: 'c', after: 'b' }];
+// a answers only once b has, and b only once a has started: only an audit that runs them at once
+// lets a answer before its bound, and then both were running when b answered. c comes after
+// both, so with two at a time it starts only once a slot is free.
+const ABC: Slow[] = [
+  { name: 'a', after: 'listed b' },
+  { name: 'b', after: 'start a' },
+  { name: 'c', after: 'listed b' },
+];
 
 describe('servers of a config file audited at once', () => {
   it('overlap with --concurrency 2, never with 1, and give the same report, text and class list', async () => {
@@ -154,7 +159,7 @@ describe('servers of a config file audited at once', () => {
 
   it('a failing server: the others are still audited and stopped; its error is what a sequential run says', async () => {
     const setup = await slowServers([
-      { name: 'a', after: 'b' },
+      { name: 'a', after: 'listed b' },
       { name: 'broken', fixture: 'exit-at-once.mjs' },
       { name: 'b' },
     ]);
@@ -197,8 +202,8 @@ describe('servers of a config file audited at once', () => {
 
   it('interrupted (SIGINT, Ctrl-C) while several servers boot: every one of them goes', async () => {
     const setup = await slowServers([
-      { name: 'a', after: 'never' },
-      { name: 'b', after: 'never' },
+      { name: 'a', after: 'listed never' },
+      { name: 'b', after: 'listed never' },
     ]);
     await writeFile(setup.journal, '');
     const child = spawn(
