@@ -15,7 +15,8 @@ import { readClassList, writeFileAtomic } from './files.js';
 import { gitShow } from './git.js';
 import type { Finding } from './core/findings.js';
 import { auditListings, liveRecords } from './core/listings.js';
-import { listTools, type Listing, type ProtocolEra } from './server/listing.js';
+import { listTools, startPortKey, type Listing, type ProtocolEra } from './server/listing.js';
+import { runPooled } from './pool.js';
 import { stopsSettled } from './server/process.js';
 import { stopUnclaimed } from './prestart.js';
 import { redactArgs, redactUrl } from './redact.js';
@@ -234,12 +235,37 @@ function baseList(
   return base;
 }
 
+/**
+ * Every server's audit, `settings.concurrency` at a time, in configuration order whatever order
+ * they finish in; HTTP servers the audit starts on one port take turns. A failure lets the audits
+ * under way finish (and stop their servers); what it throws is the first failure in configuration
+ * order, the one a run of one server after another would have met, and servers after it that
+ * had not started are not started.
+ */
+async function auditEach(
+  settings: Settings,
+  audit: (server: ServerSettings) => Promise<ServerReport>,
+): Promise<ServerReport[]> {
+  const outcomes = await runPooled(settings.servers, audit, {
+    limit: settings.concurrency,
+    keyOf: (server) => startPortKey(server.target),
+    stopAfterFailure: true,
+  });
+  const reports: ServerReport[] = [];
+  for (const outcome of outcomes) {
+    // A server never started comes after a failure, which is thrown first.
+    if (outcome?.ok !== true) throw outcome?.error;
+    reports.push(outcome.value);
+  }
+  return reports;
+}
+
 async function auditServers(settings: Settings, options: AuditOptions): Promise<Report> {
   const existing = await readClassList(settings.classList);
   const base = baseList(settings, options);
-  const servers: ServerReport[] = [];
-  for (const server of settings.servers)
-    servers.push(await auditServer(server, settings, existing?.list, base, options));
+  const servers = await auditEach(settings, (server) =>
+    auditServer(server, settings, existing?.list, base, options),
+  );
   const names = servers.map((s) => s.server);
   const repeated = names.find((n, i) => names.indexOf(n) !== i);
   if (repeated)

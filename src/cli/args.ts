@@ -41,6 +41,7 @@ const OPTIONS = {
   'list-timeout': { type: 'string' },
   'max-pages': { type: 'string' },
   'max-tools': { type: 'string' },
+  concurrency: { type: 'string' },
   settings: { type: 'string', multiple: true },
 } as const;
 

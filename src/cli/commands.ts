@@ -155,6 +155,8 @@ function overridesOf(line: AuditLine, choices: ReturnType<typeof choicesOf>): Ov
   };
   for (const [key, value] of Object.entries(limits))
     if (value !== undefined) Object.assign(overrides, { [key]: value });
+  const concurrency = count(values.concurrency, '--concurrency');
+  if (concurrency !== undefined) overrides.concurrency = concurrency;
   return overrides;
 }
 

@@ -55,6 +55,7 @@ const schemas = lazily(() => {
     listTimeout: z.number().positive().optional(),
     maxPages: z.number().int().positive().optional(),
     maxTools: z.number().int().positive().optional(),
+    concurrency: z.number().int().positive().optional(),
     waivers: z
       .array(
         z.strictObject({

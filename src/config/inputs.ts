@@ -147,6 +147,12 @@ function readOverrides(env: NodeJS.ProcessEnv): Overrides {
   if (approveLabel !== undefined) overrides.approveLabel = approveLabel;
   const servers = getOptionalInput('servers', env);
   if (servers !== undefined) overrides.only = servers.split(/[\s,]+/).filter(Boolean);
+  const concurrency = getOptionalInput('concurrency', env);
+  if (concurrency !== undefined) {
+    if (!/^[1-9][0-9]{0,5}$/.test(concurrency))
+      throw invalid('concurrency', concurrency, 'a whole number of servers such as 4');
+    overrides.concurrency = Number(concurrency);
+  }
   return overrides;
 }
 

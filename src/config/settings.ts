@@ -2,6 +2,7 @@
 // the nearest config, the base commit's config) and resolveSettings, which makes them one typed
 // Settings. Reads files. May import core/, server/ (spawn specs, limits), audit.ts's types and
 // the shared modules; never report/, action/ or cli/.
+import { availableParallelism } from 'node:os';
 import { normalizeServerName } from '../core/classlist.js';
 import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG, MCP_JSON, type Policy } from './defaults.js';
 import { AuditError } from '../errors.js';
@@ -56,6 +57,8 @@ export interface Settings {
   waivers: Waiver[];
   approveLabel?: string;
   limits: ListLimits;
+  /** The most servers audited at once. */
+  concurrency: number;
   /** Only some of the configured servers are audited (--server): others' entries are left alone. */
   partial: boolean;
 }
@@ -102,6 +105,7 @@ export interface Overrides {
   listTimeoutMs?: number;
   maxPages?: number;
   maxTools?: number;
+  concurrency?: number;
 }
 
 /** Shell-quotes one word of a command line shown to people. */
@@ -276,6 +280,14 @@ function limitsOf(file: ConfigFile | undefined, flags: Overrides): ListLimits {
   };
 }
 
+/**
+ * One server per core, and at least two: a server's start-up is mostly waiting (loading modules,
+ * reaching its backend), so even one core gains from a second.
+ */
+function defaultConcurrency(): number {
+  return Math.max(2, availableParallelism());
+}
+
 /** Flags override the file; the file overrides defaults. */
 export function resolveSettings(
   file: ConfigFile | undefined,
@@ -300,6 +312,7 @@ export function resolveSettings(
     severities: file?.rules ?? {},
     waivers: (file?.waivers ?? []) as Waiver[],
     limits: limitsOf(file, flags),
+    concurrency: flags.concurrency ?? file?.concurrency ?? defaultConcurrency(),
     ...(approveLabel !== undefined ? { approveLabel } : {}),
   };
 }

@@ -2,7 +2,7 @@
 // command is launched only on a free URL and waited on until that URL answers.
 import { AuditError } from '../errors.js';
 import { redactUrl } from '../redact.js';
-import type { HttpTarget } from './connection.js';
+import type { HttpTarget, ServerTarget } from './connection.js';
 import { fetchRefusal } from './failure.js';
 import { inert, stderrDetails } from './output.js';
 import type { ServerProcess } from './process.js';
@@ -121,4 +121,26 @@ export async function waitForUrl(
     );
     pause = Math.min(100, pause * 2);
   }
+}
+
+/** Names this machine reaches itself by: a server listening on one port answers on all of them. */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1?\]|0\.0\.0\.0)$/i;
+
+/**
+ * The host and port an HTTP target's start command would listen on (loopback names as one host),
+ * or undefined when the audit starts nothing for it. Two targets with the same key must not be
+ * started at once: the second would find the first one's server answering, or its port busy.
+ */
+export function startPortKey(target: ServerTarget): string | undefined {
+  if (target.kind !== 'http' || !target.start) return undefined;
+  let url: URL;
+  try {
+    url = new URL(target.url);
+  } catch {
+    // Refused with its own message once its turn comes.
+    return undefined;
+  }
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const host = LOOPBACK.test(url.hostname) ? 'loopback' : url.hostname.toLowerCase();
+  return `${host}:${port}`;
 }

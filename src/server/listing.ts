@@ -18,6 +18,7 @@ import {
   type ServerTarget,
 } from './connection.js';
 import { HttpConnection } from './http.js';
+export { startPortKey } from './http-start.js';
 import { paginate } from './paginate.js';
 import { noJsonSchemaValidation } from './sdk-shims.js';
 import { StdioConnection } from './stdio.js';
