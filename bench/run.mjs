@@ -362,6 +362,9 @@ writeFileSync(PUSH_EVENT, JSON.stringify({ ref: 'refs/heads/main', commits: [] }
  */
 function actionEnv(server) {
   const quote = (/** @type {string} */ word) => `'${word.replace(/'/g, `'"'"'`)}'`;
+  // The runner creates both files before a step runs; @actions/core appends to them.
+  for (const file of [`${server.id}.summary.md`, `${server.id}.output`])
+    writeFileSync(join(WORK, file), '');
   return {
     ...CANDIDATE_ENV,
     GITHUB_ACTIONS: 'true',

@@ -1,2 +1,3 @@
 import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{H as i,L as o,h as t}from"./chunks/chunk-N37G5ZDO.js";import"./chunks/chunk-NYRTOUVY.js";async function r(){i(process.env);try{let{run:n}=await import("./chunks/main-FHK4HLUW.js");await n(process.env)}finally{await o()}}r().then(t);
+import{H as i,L as e,b as o,h as r}from"./chunks/chunk-YTU6WMSH.js";import"./chunks/chunk-NYRTOUVY.js";async function n(){i(process.env);try{let{run:t}=await import("./chunks/main-E7SGWCGH.js");await t(process.env)}finally{await e()}}n().catch(t=>{process.stderr.write(`mcp-annotation-auditor: the action could not write its results: ${o(t)}
+`),process.exitCode=1}).then(r);

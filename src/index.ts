@@ -1,3 +1,4 @@
+import { getErrorMessage } from './errors.js';
 import { prestartForAction, stopUnclaimed } from './prestart.js';
 import { exitOnceWritten } from './server/process.js';
 
@@ -12,5 +13,13 @@ async function main(): Promise<void> {
   }
 }
 
-// An unexpected rejection is left for Node to report; it sets the exit code itself.
-void main().then(exitOnceWritten);
+// run() reports every failure of the audit itself; what is left is the runner's own files failing
+// under it (an output or summary file that cannot be written). Said in one line, not a stack.
+void main()
+  .catch((error: unknown) => {
+    process.stderr.write(
+      `mcp-annotation-auditor: the action could not write its results: ${getErrorMessage(error)}\n`,
+    );
+    process.exitCode = 1;
+  })
+  .then(exitOnceWritten);

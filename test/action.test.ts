@@ -443,6 +443,22 @@ describe('the action, run as GitHub runs it', () => {
     expect(report.result).toBe(run.outputs.result);
   });
 
+  it('an output file the runner did not create fails the step in one line, not a stack trace', async () => {
+    const { dir, base } = await workspace(api, spec);
+    const missing = join(await tempDir(), 'no-such-dir', 'output');
+    const run = await runAction({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(base) },
+      env: { GITHUB_OUTPUT: missing },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `mcp-annotation-auditor: the action could not write its results: Missing file at path: ${missing}`,
+    );
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('never hands the token to the server', async () => {
     const dir = await tempDir();
     const dump = join(dir, 'env.json');
