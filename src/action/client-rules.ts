@@ -13,7 +13,7 @@ import {
 import type { ClientRulesInput } from '../clients/client-rules.js';
 import type { RuleNotesContext } from '../clients/rule-notes.js';
 import { readClassList } from '../files.js';
-import { clientRulesInput } from '../cli/rules-command.js';
+import { clientRulesInput } from '../config/client-settings.js';
 import { shellQuote } from '../config/settings.js';
 import type { ConfigFile } from '../config/file.js';
 import type { ActionInputs } from '../config/inputs.js';

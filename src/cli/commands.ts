@@ -22,7 +22,7 @@ import { DEFAULT_CONFIG, MCP_JSON, POLICIES, type Policy } from '../config/defau
 import { render, type Format } from '../report/render.js';
 import { FAIL_ON_LEVELS, type FailOn } from '../core/rules.js';
 import { HELP, quickAnswer, type CliResult } from './help.js';
-import { clientRulesInput } from './rules-command.js';
+import { clientRulesInput } from '../config/client-settings.js';
 import { parseCommandLine, usageError, type CommandLine } from './args.js';
 
 /** A command line of list, check or update. */

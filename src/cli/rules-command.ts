@@ -9,11 +9,9 @@ import {
   permissionsFor,
   serversOf,
   type Permissions,
-  type SettingsFile,
 } from '../clients/claude-settings.js';
-import type { ClientRulesInput } from '../clients/client-rules.js';
-import { readConfigFile, type ConfigFile } from '../config/file.js';
-import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG, DEFAULT_SETTINGS } from '../config/defaults.js';
+import { readConfigFile } from '../config/file.js';
+import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG } from '../config/defaults.js';
 import { AuditError } from '../errors.js';
 import { terminalSafe } from '../escape.js';
 import { HELP, type CliResult } from './help.js';
@@ -33,44 +31,6 @@ export async function requiredClassList(path: string): Promise<ClassList> {
       `Client rules come from the reviewed class list, never from live hints alone: run ${NPX_COMMAND} update, review and commit the file, then run rules.`,
     );
   return read.list;
-}
-
-/** The settings files `check` reads from the config file's `settings:`. */
-export function configSettings(file: ConfigFile | undefined): string[] | undefined {
-  const given = file?.settings;
-  return given === undefined ? undefined : Array.isArray(given) ? given : [given];
-}
-
-/**
- * The settings files check judges: the given ones (--settings, the action input), else the config
- * file's, else .claude/settings.json when it exists; undefined when there are none. A file named
- * on purpose must exist.
- */
-export async function clientRulesInput(
-  given: string[] | undefined,
-  file: ConfigFile | undefined,
-  configPath: string,
-  // The action reads them as its entry read them, before the server under audit could run.
-  read: (path: string) => Promise<SettingsFile | undefined> = readSettingsFile,
-): Promise<ClientRulesInput | undefined> {
-  const named = given?.length ? given : configSettings(file);
-  const paths = named ?? [DEFAULT_SETTINGS];
-  const files: SettingsFile[] = [];
-  for (const path of paths) {
-    const got = await read(path);
-    if (got) files.push(got);
-    else if (named)
-      throw new AuditError(
-        `The settings file ${path} does not exist.`,
-        `Check the path, or create it with ${NPX_COMMAND} rules --write ${path}.`,
-      );
-  }
-  if (!files.length) return undefined;
-  return {
-    files,
-    mapping: parseMapping(file?.clientRules, configPath),
-    writeTarget: paths.find((p) => p.endsWith(DEFAULT_SETTINGS)) ?? (paths[0] as string),
-  };
 }
 
 function renderTable(list: ClassList, permissions: Permissions): string {
