@@ -77,9 +77,32 @@ function assertLeftOut(result) {
   }
 }
 
+/**
+ * @actions/core imports @actions/http-client (and with it undici and tunnel, about 450 kB) for
+ * getIDToken, which the action never calls. None of the three does anything as it loads, so they
+ * are declared free of side effects: unused, they are left out of the action's first chunks, and
+ * undici is read only when the action makes a request (the Octokit chunk, loaded for a token).
+ */
+const SIDE_EFFECT_FREE = /^(@actions\/http-client(\/.*)?|undici|tunnel)$/;
+const sideEffectFree = {
+  name: 'side-effect-free',
+  setup(b) {
+    b.onResolve({ filter: SIDE_EFFECT_FREE }, async (args) => {
+      if (args.pluginData?.resolving) return undefined;
+      const { path, errors } = await b.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: { resolving: true },
+      });
+      return errors.length ? { errors } : { path, sideEffects: false };
+    });
+  },
+};
+
 const common = {
   alias: { '@modelcontextprotocol/client/_shims': './src/server/sdk-shims.ts' },
-  plugins: [leaveOut],
+  plugins: [leaveOut, sideEffectFree],
   metafile: true,
   bundle: true,
   platform: 'node',
@@ -97,23 +120,20 @@ const common = {
 };
 
 // The action (dist/index.js) and the CLI (dist/cli.js): small entries that start the server under
-// audit, and the rest in dist/chunks/, loaded while that server boots. Two builds, so that each
-// entry loads the fewest files; chunks they share (zod, the MCP SDK) come out byte-identical,
-// under the same name.
-const emitted = new Set();
+// audit, and the rest in dist/chunks/, loaded while that server boots. One build, so that what
+// both load (zod, the MCP SDK, yaml, our core) is one file of each, not a copy per entry.
+const result = await build({
+  ...common,
+  entryPoints: { index: 'src/index.ts', cli: 'src/cli.ts' },
+  outdir,
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+});
+assertLeftOut(result);
+const { outputs } = result.metafile;
 const reachable = new Set();
 const ofEntry = {};
 for (const entry of ['index', 'cli']) {
-  const result = await build({
-    ...common,
-    entryPoints: { [entry]: `src/${entry}.ts` },
-    outdir,
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-  });
-  assertLeftOut(result);
-  const { outputs } = result.metafile;
-  for (const path of Object.keys(outputs)) emitted.add(path);
   const next = Object.keys(outputs).filter(
     (path) => outputs[path].entryPoint === `src/${entry}.ts`,
   );
@@ -130,7 +150,7 @@ for (const entry of ['index', 'cli']) {
 // esbuild still writes a chunk for a dynamic import whose caller it left out (the SDK's
 // import("jose"), for OAuth flows the auditor never runs): no entry can load it, so it is not
 // shipped.
-for (const path of emitted) if (!reachable.has(path)) await rm(path);
+for (const path of Object.keys(outputs)) if (!reachable.has(path)) await rm(path);
 
 // The npm package is the CLI alone (package.json "files"): the chunks only the action loads are
 // left out of it by an .npmignore beside them, which npm honours below a "files" folder.

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseCommandLine } from './cli/args.js';
 import { directSpawn } from './config/command-line.js';
@@ -121,7 +120,11 @@ export function enteredWorkingDirectory(): boolean {
 /** A file's text as the early start read it, before the server under audit ran; else as it is now. */
 export function readTrusted(path: string): Promise<string> {
   const got = early.files.get(resolve(path));
-  if (!got) return readFile(path, 'utf8');
+  // node:fs's callback form: the early start loads nothing it does not need (fs/promises).
+  if (!got)
+    return new Promise((done, fail) =>
+      readFile(path, 'utf8', (error, text) => (error ? fail(error) : done(text))),
+    );
   return 'text' in got ? Promise.resolve(got.text) : Promise.reject(got.error);
 }
 

@@ -24,6 +24,8 @@ const SECRETS = {
 
 /** The variable the auditor adds to every server's environment: an id of that server's own. */
 const MARKER = 'MCP_ANNOTATION_AUDITOR_SERVER_ID';
+/** pid, time, count and a random part: unique among the servers of every audit running now. */
+const MARKER_FORMAT = /^\d+\.\d+\.\d+\.[0-9a-z]+$/;
 
 /** The names a server may get without being named: the base of process.ts. */
 const BASE = new Set([
@@ -64,7 +66,7 @@ describe('the server environment', () => {
     expectNoSecrets(env);
     expect(env.PATH).toBe(process.env.PATH);
     expect(Object.keys(env).filter((k) => !BASE.has(k))).toEqual([MARKER]);
-    expect(env[MARKER]).toMatch(/^[0-9a-f]{32}$/);
+    expect(env[MARKER]).toMatch(MARKER_FORMAT);
   });
 
   it('--env NAME passes the auditor’s value through; --env KEY=VALUE sets one', async () => {
@@ -130,8 +132,8 @@ describe('the server environment', () => {
     expect(list).toMatchObject({ FOO: 'baz', NPM_TOKEN: SECRETS.NPM_TOKEN });
     expectNoSecrets(list, ['NPM_TOKEN']);
     // Each server's marker is its own: stopping one never touches the other's processes.
-    expect(map[MARKER]).toMatch(/^[0-9a-f]{32}$/);
-    expect(list[MARKER]).toMatch(/^[0-9a-f]{32}$/);
+    expect(map[MARKER]).toMatch(MARKER_FORMAT);
+    expect(list[MARKER]).toMatch(MARKER_FORMAT);
     expect(map[MARKER]).not.toBe(list[MARKER]);
   });
 

@@ -98,9 +98,15 @@ export function annotationsOf(
   return out;
 }
 
+/**
+ * Each level's annotation, named: a computed `core[level]` would make the bundler keep all of
+ * @actions/core, getIDToken and the HTTP client it loads too.
+ */
+const ANNOTATE = { error: core.error, warning: core.warning, notice: core.notice } as const;
+
 function annotate({ level, message, props }: Annotation): void {
   const { line, ...rest } = props;
-  core[level](message, { ...rest, ...(line !== undefined ? { startLine: line } : {}) });
+  ANNOTATE[level](message, { ...rest, ...(line !== undefined ? { startLine: line } : {}) });
 }
 
 /** Writes the SARIF file, its folder too; a path that cannot be written fails the step, later. */

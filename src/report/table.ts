@@ -27,23 +27,31 @@ const GROUP_NAMES = 4;
  * more tools become one row, at the place of the first (the JSON report and SARIF keep each).
  */
 export function groupFindings(findings: Finding[]): FindingGroup[] {
-  const key = (f: Finding) =>
-    JSON.stringify([f.rule, f.severity, f.message, f.waived?.reason ?? null, f.approved ?? false]);
-  const byKey = new Map<string, Finding[]>();
-  for (const f of findings)
-    if (f.tool !== undefined) byKey.set(key(f), [...(byKey.get(key(f)) ?? []), f]);
+  // Each finding's key once, and each group's list built in place: a report of thousands of
+  // findings with one message (a policy every tool misses) stays linear.
+  const keys = findings.map((f) =>
+    JSON.stringify([f.rule, f.severity, f.message, f.waived?.reason ?? null, f.approved ?? false]),
+  );
+  const byKey = new Map<string, string[]>();
+  findings.forEach((f, i) => {
+    if (f.tool === undefined) return;
+    const key = keys[i] as string;
+    const tools = byKey.get(key);
+    if (tools) tools.push(f.tool);
+    else byKey.set(key, [f.tool]);
+  });
   const out: FindingGroup[] = [];
   const done = new Set<string>();
-  for (const f of findings) {
-    const same = f.tool !== undefined ? (byKey.get(key(f)) ?? []) : [];
-    if (same.length < GROUP_FROM) {
+  findings.forEach((f, i) => {
+    const key = keys[i] as string;
+    const tools = f.tool !== undefined ? (byKey.get(key) ?? []) : [];
+    if (tools.length < GROUP_FROM)
       out.push({ first: f, tools: f.tool !== undefined ? [f.tool] : [] });
-      continue;
+    else if (!done.has(key)) {
+      done.add(key);
+      out.push({ first: f, tools });
     }
-    if (done.has(key(f))) continue;
-    done.add(key(f));
-    out.push({ first: f, tools: same.map((g) => g.tool as string) });
-  }
+  });
   return out;
 }
 
