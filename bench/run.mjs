@@ -45,6 +45,8 @@ const HELP = `Usage: npm run bench [-- options]
   --only LIST         comma-separated subset: example,filesystem,many-100,many-1000,many-10000,
                       four-servers,cold
   --dist DIR          measure the build in DIR (node scripts/build.mjs --outdir DIR) instead of dist/
+  --baseline DIR      also run ours and the action from the build in DIR (an earlier commit's dist/)
+                      in every round, and compare each row's ratios with that build's
   --skip-inspector    do not install or run the MCP Inspector
   --profile           also CPU-profile \`check\` and time when each candidate starts its server
   -h, --help          this help`;
@@ -67,6 +69,7 @@ function parseBenchArgs() {
       budget: { type: 'string', default: '40' },
       only: { type: 'string' },
       dist: { type: 'string' },
+      baseline: { type: 'string' },
       'skip-inspector': { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -116,6 +119,15 @@ if (!existsSync(join(DIST_SOURCE, 'cli.js'))) {
 }
 cpSync(DIST_SOURCE, DIST, { recursive: true });
 const CLI = join(DIST, 'cli.js');
+// --baseline: an earlier build, copied too, whose ours and action run in the same rounds.
+const BASELINE_SOURCE = opts.baseline;
+if (BASELINE_SOURCE !== undefined && !existsSync(join(BASELINE_SOURCE, 'cli.js'))) {
+  console.error(`bench: --baseline ${BASELINE_SOURCE} holds no build (no cli.js).`);
+  process.exit(2);
+}
+const BASELINE = BASELINE_SOURCE === undefined ? undefined : join(WORK, 'baseline');
+if (BASELINE_SOURCE !== undefined && BASELINE)
+  cpSync(BASELINE_SOURCE, BASELINE, { recursive: true });
 // Measured processes run in an empty folder: no config file there can change what ours does.
 const RUN_DIR = join(WORK, 'cwd');
 mkdirSync(RUN_DIR);
@@ -344,11 +356,13 @@ const SERVERS = [
 
 /** @param {Server} server */
 const classListOf = (server) => join(WORK, `${server.id}.classes.json`);
+/** @param {Server} server */
+const baseClassListOf = (server) => join(WORK, `${server.id}.baseline-classes.json`);
 
 /**
- * @typedef {{ id: 'floor' | 'floorLoad' | 'floorBurn' | 'floorPinned' | 'ours' | 'oursPinned' | 'action' | 'inspector' | 'ours24', argv: string[], ok: (code: number | null, stdout: string) => boolean,
+ * @typedef {{ id: 'floor' | 'floorLoad' | 'floorBurn' | 'floorPinned' | 'ours' | 'oursPinned' | 'action' | 'inspector' | 'ours24' | 'oursBase' | 'actionBase', argv: string[], ok: (code: number | null, stdout: string) => boolean,
  *   count?: (stdout: string) => number | undefined, reference?: boolean,
- *   env?: NodeJS.ProcessEnv }} Candidate
+ *   env?: NodeJS.ProcessEnv, prepare?: () => void }} Candidate
  */
 
 /** A push event: the action audits, compares with the class list at HEAD, and comments on nothing. */
@@ -357,28 +371,52 @@ writeFileSync(PUSH_EVENT, JSON.stringify({ ref: 'refs/heads/main', commits: [] }
 
 /**
  * The runner's environment for one action run on this server: INPUT_* as action.yml declares
- * them (the command as one line), the event, and the summary and output files.
- * @param {Server} server @returns {NodeJS.ProcessEnv}
+ * them (the command as one line), the event, and the summary and output files (`files`, which
+ * each run gets empty, as every step does on a runner: see the candidate's prepare).
+ * @param {Server} server @param {{ summary: string, output: string }} files @param {string} classList
+ * @returns {NodeJS.ProcessEnv}
  */
-function actionEnv(server) {
+function actionEnv(server, files, classList) {
   const quote = (/** @type {string} */ word) => `'${word.replace(/'/g, `'"'"'`)}'`;
-  // The runner creates both files before a step runs; @actions/core appends to them.
-  for (const file of [`${server.id}.summary.md`, `${server.id}.output`])
-    writeFileSync(join(WORK, file), '');
   return {
     ...CANDIDATE_ENV,
     GITHUB_ACTIONS: 'true',
     GITHUB_EVENT_NAME: 'push',
     GITHUB_EVENT_PATH: PUSH_EVENT,
     GITHUB_WORKSPACE: RUN_DIR,
-    GITHUB_STEP_SUMMARY: join(WORK, `${server.id}.summary.md`),
-    GITHUB_OUTPUT: join(WORK, `${server.id}.output`),
+    GITHUB_STEP_SUMMARY: files.summary,
+    GITHUB_OUTPUT: files.output,
     RUNNER_TEMP: WORK,
     INPUT_COMMAND: server.cmd.map(quote).join(' '),
-    'INPUT_CLASS-LIST': classListOf(server),
+    'INPUT_CLASS-LIST': classList,
     INPUT_CONFIG: '.github/mcp-annotation-auditor.yml',
     INPUT_MODE: 'check',
     INPUT_COMMENT: 'auto',
+  };
+}
+
+/**
+ * The action as GitHub runs it (node <build>/index.js) on this server, as candidate `id`. The
+ * runner creates the summary and output files empty before each step, and @actions/core appends
+ * to them: each run starts from empty ones, or the summary of earlier runs would fill GitHub's
+ * 1 MiB limit and later runs would write less.
+ * @param {Server} server @param {string} id @param {string} entry @param {string} classList
+ * @returns {Candidate}
+ */
+function actionCandidate(server, id, entry, classList) {
+  const files = {
+    summary: join(WORK, `${server.id}.${id}.summary.md`),
+    output: join(WORK, `${server.id}.${id}.output`),
+  };
+  return {
+    id,
+    argv: [NODE, entry],
+    env: actionEnv(server, files, classList),
+    prepare: () => {
+      for (const file of Object.values(files)) writeFileSync(file, '');
+    },
+    ok: (code, stdout) => code === 0 || (code === 1 && /^(PASSED|FAILED): /m.test(stdout)),
+    reference: true,
   };
 }
 
@@ -445,13 +483,34 @@ function candidatesFor(server) {
   // For reference: ours as GitHub runs the action (node dist/index.js, the server given by the
   // command input), on a push event: no token, no base, no comment. The step fails (exit 1) on
   // findings; what tells a run that audited from one that could not is the verdict line.
-  list.push({
-    id: 'action',
-    argv: [NODE, ACTION],
-    env: actionEnv(server),
-    ok: (code, stdout) => code === 0 || (code === 1 && /^(PASSED|FAILED): /m.test(stdout)),
-    reference: true,
-  });
+  list.push(actionCandidate(server, 'action', ACTION, classListOf(server)));
+  // --baseline: the earlier build's ours and action in the same rounds, each on a class list
+  // that build's own update wrote. Not reference: they run in every round the others run in.
+  if (BASELINE)
+    list.push(
+      {
+        ...list[1],
+        id: 'oursBase',
+        argv: [
+          NODE,
+          join(BASELINE, 'cli.js'),
+          'check',
+          '--class-list',
+          baseClassListOf(server),
+          '--',
+          ...server.cmd,
+        ],
+      },
+      {
+        ...actionCandidate(
+          server,
+          'actionBase',
+          join(BASELINE, 'index.js'),
+          baseClassListOf(server),
+        ),
+        reference: false,
+      },
+    );
   if (INSPECTOR_ON)
     list.push({
       id: 'inspector',
@@ -509,6 +568,7 @@ async function bench(title, candidates) {
         r.dropped = 'not run: this server is slow to audit';
         continue;
       }
+      c.prepare?.();
       const sample = await measure(c.argv, { memory: true, keepOutput: true, env: c.env });
       roundCost += sample.ms;
       r.warmupMs.push(sample.ms);
@@ -548,6 +608,7 @@ async function bench(title, candidates) {
     // Rotate who goes first each round, so drift and order effects hit every candidate alike.
     for (const c of [...order.slice(shift), ...order.slice(0, shift)]) {
       const r = /** @type {Result} */ (results.get(c.id));
+      c.prepare?.();
       const sample = await measure(c.argv, { env: c.env });
       r.codes.add(sample.code);
       if (!c.ok(sample.code, sample.stdout)) {
@@ -593,6 +654,8 @@ console.log(
 );
 console.log(`Synthetic server: ${relative(ROOT, MANY)}\n`);
 
+/** @type {string[]} Lines for the notes under the headline table. */
+const notes = [];
 /** @type {{ server: Server, bench: Awaited<ReturnType<typeof bench>>, setupError?: string }[]} */
 const serverRuns = [];
 for (const server of SERVERS) {
@@ -618,6 +681,21 @@ for (const server of SERVERS) {
       ),
     });
     continue;
+  }
+  if (BASELINE) {
+    const baseUpdate = await measure([
+      NODE,
+      join(BASELINE, 'cli.js'),
+      'update',
+      '--class-list',
+      baseClassListOf(server),
+      '--',
+      ...server.cmd,
+    ]);
+    if (baseUpdate.code !== 0)
+      notes.push(
+        `${server.label}: the baseline's update failed (exit ${baseUpdate.code}): ${lastLines(baseUpdate.stderr || baseUpdate.stdout)}`,
+      );
   }
   const recorded = Object.keys(JSON.parse(readFileSync(classListOf(server), 'utf8')).tools).length;
   const result = await bench(server.id, candidatesFor(server));
@@ -729,6 +807,8 @@ const C = /** @type {const} */ ([
   'action',
   'inspector',
   'ours24',
+  'oursBase',
+  'actionBase',
 ]);
 const OURS24 = INSPECTOR_ON && inspector.node !== NODE;
 const headline = [];
@@ -736,11 +816,10 @@ const details = [];
 /**
  * @type {Map<string, { floor: number, ours: number, inspector: number, oursFloor: number,
  *   oursInsp: number, floorInsp: number, ours24: number, ours24Insp: number, excess: number,
- *   action: number, actionFloor: number,
- *   inspFailed?: string }>}
+ *   action: number, actionFloor: number, oursFloorBase: number, actionFloorBase: number,
+ *   oursVsBase: number, actionVsBase: number, inspFailed?: string }>}
  */
 const summary = new Map();
-const notes = [];
 /**
  * A candidate's median time in one server's bench.
  * @param {Awaited<ReturnType<typeof bench>>} b @param {string} id
@@ -765,6 +844,10 @@ for (const { server, bench: b, setupError } of serverRuns) {
     excess: pairedDiff(b.rounds, 'ours', 'floor'),
     action: med('action'),
     actionFloor: pairedRatio(b.rounds, 'action', 'floor'),
+    oursFloorBase: pairedRatio(b.rounds, 'oursBase', 'floor'),
+    actionFloorBase: pairedRatio(b.rounds, 'actionBase', 'floor'),
+    oursVsBase: pairedRatio(b.rounds, 'ours', 'oursBase'),
+    actionVsBase: pairedRatio(b.rounds, 'action', 'actionBase'),
   };
   summary.set(server.id, s);
   const tools = b.results.get('floor')?.tools ?? server.tools;
@@ -956,6 +1039,52 @@ const detailTable = table(
 /** @type {string[][]} */
 const targets = [];
 const verdict = (/** @type {boolean} */ pass) => (pass ? 'PASS' : 'FAIL');
+
+// --baseline: each row's ratios next to the earlier build's, from the same rounds. The change is
+// the median of per-round ours/oursBase (action/actionBase): the two ran back to back each round,
+// so drift of the machine between two separate benchmark runs does not enter it.
+/** The most a ratio may grow against the baseline. */
+const BASELINE_SLACK = 1.03;
+const baselineRows = [];
+if (BASELINE)
+  for (const { server } of serverRuns) {
+    const s = summary.get(server.id);
+    if (!s) continue;
+    baselineRows.push([
+      server.label,
+      ratio(s.oursFloorBase),
+      ratio(s.oursFloor),
+      ratio3(s.oursVsBase),
+      ratio(s.actionFloorBase),
+      ratio(s.actionFloor),
+      ratio3(s.actionVsBase),
+    ]);
+    const worst = Math.max(s.oursVsBase, s.actionVsBase);
+    targets.push([
+      `against the baseline, ${server.label}: ours and action`,
+      `≤ ${BASELINE_SLACK} × the baseline's`,
+      `ours ${ratio3(s.oursVsBase)}, action ${ratio3(s.actionVsBase)}`,
+      Number.isFinite(worst) ? verdict(worst <= BASELINE_SLACK) : 'n/a',
+    ]);
+  }
+const baselineText = baselineRows.length
+  ? `${table(
+      [
+        'server',
+        'baseline ours/floor',
+        'ours/floor',
+        'ours/baseline ours',
+        'baseline action/floor',
+        'action/floor',
+        'action/baseline action',
+      ],
+      baselineRows,
+    )}
+The baseline is the build in \`${BASELINE_SOURCE}\` (--baseline): its \`check\` (oursBase) and its action
+(actionBase), each on a class list its own \`update\` wrote, ran in the same rounds as ours and the
+action. ours/baseline ours and action/baseline action are medians of per-round ratios.
+`
+  : '';
 for (const id of ['filesystem', 'example']) {
   const s = summary.get(id);
   if (!s) continue;
@@ -1253,6 +1382,9 @@ const machine = [
     : []),
   `- Inspector: ${INSPECTOR_ON ? `@modelcontextprotocol/inspector ${inspector.version}` : inspector.skipped}`,
   `- Synthetic server: \`${relative(ROOT, MANY)}\` (pages of 100)`,
+  ...(BASELINE_SOURCE
+    ? [`- Baseline (--baseline): the build in ${BASELINE_SOURCE}, copied at the start too`]
+    : []),
   `- Bundles: ${opts.dist ? `a build in ${opts.dist} (--dist), with the source` : 'dist/'} at ${gitHead || 'an unknown commit'}${!opts.dist && distDirty ? ' with uncommitted changes' : ''}, copied at the start and measured from the copy (fingerprint ${distFingerprint})`,
   `- Rounds: up to ${WARMUPS} warm-up (these measure peak RSS) and ${RUNS} timed per server (fewer to fit ${BUDGET_MS / 1000} s per server: at least 3, or 2 when one round takes over half of that); benchmark took ${elapsed.toFixed(0)} s`,
 ].join('\n');
@@ -1266,7 +1398,7 @@ ${machine}
 ## Audit of one server (medians; ratios are medians of per-round ratios)
 
 ${headline.length ? headlineTable : 'Not measured (--only left out every single server).\n'}
-${notes.length ? `Notes:\n\n${notes.map((n) => `- ${n}`).join('\n')}\n\n` : ''}${splitText ? `## Where ours − floor goes\n\n${splitText}\n` : ''}${burnText ? `## What CPU costs the server's boot\n\n${burnText}\n` : ''}${fourText ? `## Four servers at once\n\n${fourText}\n` : ''}## Targets
+${notes.length ? `Notes:\n\n${notes.map((n) => `- ${n}`).join('\n')}\n\n` : ''}${splitText ? `## Where ours − floor goes\n\n${splitText}\n` : ''}${burnText ? `## What CPU costs the server's boot\n\n${burnText}\n` : ''}${fourText ? `## Four servers at once\n\n${fourText}\n` : ''}${baselineText ? `## Against the baseline\n\n${baselineText}\n` : ''}## Targets
 
 ${targetsTable}
 ## Growth with the number of tools (synthetic server)
@@ -1294,6 +1426,7 @@ if (notes.length) console.log(notes.map((n) => `note: ${n}`).join('\n') + '\n');
 if (splitText) console.log(splitText);
 if (burnText) console.log(burnText);
 if (fourText) console.log(fourText);
+if (baselineText) console.log(baselineText);
 console.log(targetsTable);
 if (growthText) console.log(growthText);
 if (coldTable) console.log(coldTable);
