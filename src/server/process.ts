@@ -2,7 +2,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { statSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { AuditError, getErrorMessage } from '../errors.js';
-import { onlyZombiesIn, ProcessTree, readStat } from './tree.js';
+import { onlyZombiesIn, ProcessTree, readPidClock, readStat } from './tree.js';
 
 /** Variables a server needs to run at all; everything else must be named to reach it. */
 export const BASE_ENV = [
@@ -183,6 +183,8 @@ export class ServerProcess {
       );
     // Added here, not to the spec: a prestarted server is claimed by its spec.
     const id = markerId();
+    // Read before the spawn: the server and everything it starts get pids given out after it.
+    const clock = readPidClock();
     try {
       this.child = spawn(spec.command, spec.args, {
         cwd: spec.cwd,
@@ -198,7 +200,12 @@ export class ServerProcess {
     live.add(this);
     // Its stat stays readable until Node reaps it, which cannot happen before this returns.
     if (this.child.pid !== undefined)
-      this.descendants.mark(`${MARKER_VARIABLE}=${id}`, readStat(this.child.pid)?.startTime);
+      this.descendants.mark(
+        `${MARKER_VARIABLE}=${id}`,
+        this.child.pid,
+        readStat(this.child.pid)?.startTime,
+        clock,
+      );
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (chunk: string) => this.stderr.push(chunk));
     this.stderrEnded = new Promise((resolve) => {

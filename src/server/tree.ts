@@ -69,8 +69,11 @@ export function threadChildren(pid: number): number[] {
   });
 }
 
-/** Every process's stat, from one pass over /proc; undefined where there is no /proc to read. */
-function procStats(): Map<number, ProcStat> | undefined {
+/**
+ * Every process's stat, from one pass over /proc (only the pids `only` keeps, when given);
+ * undefined where there is no /proc to read.
+ */
+function procStats(only?: (pid: number) => boolean): Map<number, ProcStat> | undefined {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -80,10 +83,60 @@ function procStats(): Map<number, ProcStat> | undefined {
   const stats = new Map<number, ProcStat>();
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    const stat = readStat(Number(entry));
-    if (stat) stats.set(Number(entry), stat);
+    const pid = Number(entry);
+    if (only && !only(pid)) continue;
+    const stat = readStat(pid);
+    if (stat) stats.set(pid, stat);
   }
   return stats;
+}
+
+/** Where the kernel's handing out of pids stands: the last one given, and how many so far. */
+export interface PidClock {
+  /** The pid most recently given out in this pid namespace (/proc/loadavg). */
+  lastPid: number;
+  /** Tasks (processes and threads) that hold a pid now. */
+  tasks: number;
+  /** Tasks created since boot, every thread too (/proc/stat "processes"). */
+  forks: number;
+  /** Pids run from 300 to pid_max - 1, then wrap (/proc/sys/kernel/pid_max). */
+  pidMax: number;
+}
+
+/** Linux only: the pid clock now, or undefined when any part of it cannot be read. */
+export function readPidClock(): PidClock | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const load = /\s\d+\/(\d+)\s+(\d+)\s*$/.exec(readFileSync('/proc/loadavg', 'latin1'));
+    const forks = /^processes (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'));
+    const pidMax = Number(readFileSync('/proc/sys/kernel/pid_max', 'latin1'));
+    if (!load || !forks || !(pidMax > 0)) return undefined;
+    return { tasks: Number(load[1]), lastPid: Number(load[2]), forks: Number(forks[1]), pidMax };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pids reserved below which a wrap never goes. */
+const RESERVED_PIDS = 300;
+
+/**
+ * Which pids may belong to a process started between two readings of the clock. The kernel
+ * gives pids out in turn, skipping those in use and wrapping at pid_max, so every task started
+ * since `before` holds a pid after `before.lastPid` and up to `now.lastPid`, wrapped or not,
+ * unless the turn came round past `before.lastPid` again. It cannot have: each task started since
+ * moved it by one, and each pid it skipped was held by a task alive at `before` or started since;
+ * while twice the starts plus the tasks alive at `before` stay short of the pids there are, the
+ * turn has not come round. Otherwise (or when the clocks disagree on pid_max) undefined: every
+ * process is to be read.
+ */
+export function pidsSince(before: PidClock, now: PidClock): ((pid: number) => boolean) | undefined {
+  const started = now.forks - before.forks;
+  if (now.pidMax !== before.pidMax || started < 0) return undefined;
+  if (2 * started + before.tasks + RESERVED_PIDS >= before.pidMax) return undefined;
+  const from = before.lastPid;
+  const to = now.lastPid;
+  return to >= from ? (pid) => pid > from && pid <= to : (pid) => pid > from || pid <= to;
 }
 
 /** Every parent's children, from one pass over /proc: for kernels without per-thread lists. */
@@ -139,10 +192,14 @@ export class ProcessTree {
    * The environment entry (`NAME=value`) of this server's marker, and the server's start time:
    * a process that carries the entry and started no earlier is one of its descendants.
    */
-  private marker: { entry: string; since: number } | undefined;
+  private marker: { entry: string; since: number; clock?: PidClock; server: number } | undefined;
 
-  mark(entry: string, since: string | undefined): void {
-    this.marker = { entry, since: Number(since ?? 0) };
+  /**
+   * `clock` is the pid clock read just before the server started: the marked processes are then
+   * looked for only among the pids given out since (see pidsSince), not in all of /proc.
+   */
+  mark(entry: string, server: number, since: string | undefined, clock?: PidClock): void {
+    this.marker = { entry, since: Number(since ?? 0), server, ...(clock ? { clock } : {}) };
   }
 
   /**
@@ -152,8 +209,13 @@ export class ProcessTree {
    */
   private collectMarked(): void {
     if (process.platform !== 'linux' || !this.marker) return;
-    const { entry, since } = this.marker;
-    for (const [pid, stat] of procStats() ?? []) {
+    const { entry, since, clock, server } = this.marker;
+    const now = clock && readPidClock();
+    const fresh = clock && now ? pidsSince(clock, now) : undefined;
+    // The server's own pid is among those given out since, or the clock is not this /proc's (a
+    // pid namespace apart): then every process is read.
+    const only = fresh?.(server) ? fresh : undefined;
+    for (const [pid, stat] of procStats(only) ?? []) {
       if (this.seen.has(pid) || stat.state === 'Z' || Number(stat.startTime) < since) continue;
       if (pid !== process.pid && carries(pid, entry)) this.seen.set(pid, stat.startTime);
     }
