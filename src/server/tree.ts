@@ -125,15 +125,16 @@ const RESERVED_PIDS = 300;
  * gives pids out in turn, skipping those in use and wrapping at pid_max, so every task started
  * since `before` holds a pid after `before.lastPid` and up to `now.lastPid`, wrapped or not,
  * unless the turn came round past `before.lastPid` again. It cannot have: each task started since
- * moved it by one, and each pid it skipped was held by a task alive at `before` or started since;
- * while twice the starts plus the tasks alive at `before` stay short of the pids there are, the
- * turn has not come round. Otherwise (or when the clocks disagree on pid_max) undefined: every
- * process is to be read.
+ * moved it by one, and each pid it skipped was in use, by a task started since or by one alive at
+ * `before` (as its pid, or as the process group or session id its members still hold: three per
+ * task at most); while twice the starts plus three times the tasks alive at `before` stay short
+ * of the pids there are, the turn has not come round. Otherwise (or when the clocks disagree on
+ * pid_max) undefined: every process is to be read.
  */
 export function pidsSince(before: PidClock, now: PidClock): ((pid: number) => boolean) | undefined {
   const started = now.forks - before.forks;
   if (now.pidMax !== before.pidMax || started < 0) return undefined;
-  if (2 * started + before.tasks + RESERVED_PIDS >= before.pidMax) return undefined;
+  if (2 * started + 3 * before.tasks + RESERVED_PIDS >= before.pidMax) return undefined;
   const from = before.lastPid;
   const to = now.lastPid;
   return to >= from ? (pid) => pid > from && pid <= to : (pid) => pid > from || pid <= to;
