@@ -201,19 +201,37 @@ export function readAtRef(ref: string, path: string, cwd?: string): Promise<stri
   });
 }
 
+/** A finished audit: its report, and when every process it started is gone. */
+export interface AuditRun {
+  report: Report;
+  /**
+   * Settles once the servers, told to stop as their listings ended, have exited (or been
+   * killed). Whoever prints or posts the report renders it meanwhile and awaits this first:
+   * nothing reports while a process we started still runs.
+   */
+  settled: Promise<void>;
+}
+
+/** Stops what was started early and not claimed, then waits for every stop. */
+async function allStopped(): Promise<void> {
+  await stopUnclaimed();
+  await stopsSettled();
+}
+
 /**
  * The whole audit: start each server, list and classify its tools, check policies, compare with
- * the class list (and the base), and for update write the class list.
+ * the class list (and the base), and for update write the class list. On failure every process
+ * is gone before the error is thrown.
  */
-export async function runAudit(settings: Settings, options: AuditOptions): Promise<Report> {
+export async function runAudit(settings: Settings, options: AuditOptions): Promise<AuditRun> {
+  let report: Report;
   try {
-    return await auditServers(settings, options);
-  } finally {
-    // Every server we started is gone before the audit reports, on success or failure, and
-    // one started early that the audit did not claim is stopped now, not at exit.
-    await stopUnclaimed();
-    await stopsSettled();
+    report = await auditServers(settings, options);
+  } catch (error) {
+    await allStopped();
+    throw error;
   }
+  return { report, settled: allStopped() };
 }
 
 /** The base class list, parsed once it is read: it fails now if it is here and does not parse. */

@@ -1,6 +1,6 @@
 import { getErrorMessage } from './errors.js';
 import { prestartForAction, stopUnclaimed } from './prestart.js';
-import { exitOnceWritten } from './server/process.js';
+import { exitOnceWritten, stopsSettled } from './server/process.js';
 
 /** The action's entry: the early start (see prestart.ts), then run(). */
 async function main(): Promise<void> {
@@ -9,7 +9,9 @@ async function main(): Promise<void> {
     const { run } = await import('./action/main.js');
     await run(process.env);
   } finally {
+    // Whatever went wrong after the audit (publish failing too), no server outlives the step.
     await stopUnclaimed();
+    await stopsSettled();
   }
 }
 

@@ -49,9 +49,19 @@ export function prestartForCli(argv: string[]): void {
     if (line.mode === 'rules' || line.values.help || line.values.url !== undefined) return;
     if (!line.server.length) return;
     early.servers.push(new ServerProcess(directSpawn(line.server, line.values)));
+    loadSdkMeanwhile();
   } catch {
     // The command reports what is wrong with these arguments.
   }
+}
+
+/**
+ * Starts loading the MCP SDK (and zod) as soon as a server is up: the listing imports it again
+ * and gets the same module, but by then it is read and compiled, in the gaps while the entry
+ * loads the rest of the auditor and reads its files. A failure is the listing's to report.
+ */
+function loadSdkMeanwhile(): void {
+  import('./server/sdk.js').catch(() => undefined);
 }
 
 /** Reads `paths` now, keeping each text or error for later. */
@@ -107,6 +117,7 @@ export function prestartForAction(env: NodeJS.ProcessEnv): void {
       if (!missing || inputs.configRequired) return;
     }
     early.servers.push(new ServerProcess(spec));
+    loadSdkMeanwhile();
   } catch {
     // The audit reports what is wrong with the inputs or the working directory.
   }

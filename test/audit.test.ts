@@ -23,6 +23,8 @@ import {
   writeConfig,
   type SpecTool,
 } from './support/cli.js';
+import type { Report } from '../src/report/report.js';
+import { reportOf } from './support/audit-run.js';
 
 /** A delete tool that takes no arguments, as list_notes does: a rename by schema can pair them. */
 const PURGE_NOTES: SpecTool = {
@@ -70,7 +72,7 @@ describe('a server the class list records but the config no longer has', () => {
       },
     });
     const settings = resolveSettings(await readConfigFile(config, true), config, {});
-    await runAudit(settings, { mode: 'update' });
+    await reportOf(runAudit(settings, { mode: 'update' }));
     // A third server, "gone", was recorded once and has left the config since.
     const list = parseClassList(await readFile(classList, 'utf8'), classList);
     for (const [key, record] of [...list.tools])
@@ -79,7 +81,7 @@ describe('a server the class list records but the config no longer has', () => {
     const text = serializeClassList(list);
     await writeFile(classList, text);
 
-    const report = await runAudit(settings, { mode: 'check', today: '2026-01-01' });
+    const report = await reportOf(runAudit(settings, { mode: 'check', today: '2026-01-01' }));
     const isGone = (f: { message: string }) => f.message.includes('server "gone"');
     for (const server of report.servers) expect(server.findings.filter(isGone)).toEqual([]);
     const [gone] = report.findings.filter(isGone);
@@ -125,11 +127,11 @@ async function audit(
 ) {
   const settings = resolveSettings(undefined, 'auditor.yml', { command, ...flags });
   if (options.severities) Object.assign(settings.severities, options.severities);
-  return runAudit(settings, { today: '2026-01-01', ...options, mode });
+  return reportOf(runAudit(settings, { today: '2026-01-01', ...options, mode }));
 }
 
 /** Every finding of a run as rule:tool, sorted. */
-function rulesOf(report: Awaited<ReturnType<typeof runAudit>>, severity?: string): string[] {
+function rulesOf(report: Report, severity?: string): string[] {
   return report.servers
     .flatMap((s) => s.findings)
     .filter((f) => severity === undefined || f.severity === severity)

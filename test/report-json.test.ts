@@ -19,6 +19,7 @@ import {
   writeConfig,
   type SpecTool,
 } from './support/cli.js';
+import { reportOf } from './support/audit-run.js';
 
 /** What a report file gives back: all of the report but the instructions, never read from one. */
 function withoutInstructions(report: Report): Report {
@@ -52,9 +53,9 @@ async function richCheck(): Promise<Report> {
     classList,
     servers: { notes: server(v1), other: server(v1) },
   });
-  await runAudit(resolveSettings(await readConfigFile(before, true), before, {}), {
-    mode: 'update',
-  });
+  await reportOf(
+    runAudit(resolveSettings(await readConfigFile(before, true), before, {}), { mode: 'update' }),
+  );
   const head = await readFile(classList, 'utf8');
   const base = parseClassList(head, classList);
   for (const [key, record] of [...base.tools])
@@ -91,23 +92,26 @@ async function richCheck(): Promise<Report> {
   );
   await writeFile(classList, head);
   const settingsFile = join(dir, 'settings.json');
-  return runAudit(resolveSettings(await readConfigFile(after, true), after, {}), {
-    mode: 'check',
-    today: '2026-01-01',
-    base: { text: serializeClassList(base), label: 'base' },
-    clientRules: {
-      files: [
-        parseSettings(
-          JSON.stringify({
-            permissions: { allow: ['mcp__other'], deny: ['mcp__renamed__delete_note'] },
-          }),
-          settingsFile,
-        ),
-      ],
-      mapping: DEFAULT_MAPPING,
-      writeTarget: settingsFile,
-    },
-  });
+  const settings = resolveSettings(await readConfigFile(after, true), after, {});
+  return reportOf(
+    runAudit(settings, {
+      mode: 'check',
+      today: '2026-01-01',
+      base: { text: serializeClassList(base), label: 'base' },
+      clientRules: {
+        files: [
+          parseSettings(
+            JSON.stringify({
+              permissions: { allow: ['mcp__other'], deny: ['mcp__renamed__delete_note'] },
+            }),
+            settingsFile,
+          ),
+        ],
+        mapping: DEFAULT_MAPPING,
+        writeTarget: settingsFile,
+      },
+    }),
+  );
 }
 
 describe('the JSON report round trip', () => {

@@ -42,6 +42,8 @@ export interface Audited {
   /** What the comment says of the Claude Code rules of each changed tool (check with settings). */
   clientRules?: ActionClientRules['notes'];
   known: Known;
+  /** When every server this job started is gone: publish renders and posts meanwhile. */
+  settled?: Promise<void>;
 }
 
 /** A report file that holds an audit that could not run. */
@@ -290,7 +292,7 @@ async function audit(context: ActionContext, settings: Settings, known: Known): 
     (path) => repoRelative(path, env),
   );
   if (clientRules.check) options.clientRules = clientRules.check;
-  const report = await runAudit(settings, options);
+  const { report, settled } = await runAudit(settings, options);
   await writeRulesOutput(settings.classList, clientRules.mapping, env);
   const classListRepoPath = await repoPath;
   // Said once the audit has compared: if it failed first, nothing was compared.
@@ -317,6 +319,7 @@ async function audit(context: ActionContext, settings: Settings, known: Known): 
     ...(context.prNumber !== undefined ? { prNumber: context.prNumber } : {}),
     ...(clientRules.notes ? { clientRules: clientRules.notes } : {}),
     known: after,
+    settled,
   };
 }
 

@@ -278,12 +278,15 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   const { file, configPath, settings } = await settingsOf(line, overrides, notes);
   const checked = await baseOf(line, { file, configPath, settings });
   const options = await auditOptionsOf(line, { file, configPath, overrides }, checked);
-  const report = await runAudit(settings, options);
+  const { report, settled } = await runAudit(settings, options);
   // As the action warns: once the audit has compared (if it failed first, nothing was).
   if (checked.warning) notes.push(`warning: ${checked.warning}`);
+  // Rendered while the servers exit; returned once they are gone.
+  const stdout = render(report, choices.format);
+  await settled;
   return {
     exitCode: report.result === 'failed' ? 1 : 0,
-    stdout: render(report, choices.format),
+    stdout,
     stderr: notes.map((note) => `mcp-annotation-auditor: ${note}\n`).join(''),
   };
 }
