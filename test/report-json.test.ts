@@ -16,8 +16,8 @@ import {
   specServer,
   tempDir,
   withAnnotations,
+  withDeleteNoteRenamed,
   writeConfig,
-  type SpecTool,
 } from './support/cli.js';
 
 /** What a report file gives back: all of the report but the instructions, never read from one. */
@@ -66,20 +66,7 @@ async function richCheck(): Promise<Report> {
     'relaxed.json',
     withAnnotations(spec, 'add_note', { readOnlyHint: true }),
   );
-  const renamed = await specServer(dir, 'renamed.json', {
-    ...spec,
-    tools: spec.tools.map((t): SpecTool => {
-      if (t.name !== 'delete_note') return t;
-      const annotations = { ...t.annotations };
-      delete annotations.destructiveHint;
-      return {
-        ...t,
-        name: 'remove_note',
-        inputSchema: { properties: { id: { type: 'string' } }, required: ['id'] },
-        annotations,
-      };
-    }),
-  });
+  const renamed = await specServer(dir, 'renamed.json', withDeleteNoteRenamed(spec));
   const after = await writeConfig(
     dir,
     {
