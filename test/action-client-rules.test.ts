@@ -4,41 +4,16 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runAction, TOKEN } from './support/action.js';
-import { notesSpec, runCli, SERVERS, specServer, tempDir, withAnnotations } from './support/cli.js';
-import { DEFAULT_BASE_SHA, startGitHubApi, type FakeGitHub } from './support/github-api.js';
+import { TOKEN } from './support/action.js';
+import { prWorkspace, quote, runIn } from './support/action-workspace.js';
+import { notesSpec, runCli, SERVERS, withAnnotations } from './support/cli.js';
+import { startGitHubApi, type FakeGitHub } from './support/github-api.js';
 
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
-
-const quote = (words: string[]) => words.map((w) => `'${w}'`).join(' ');
 
 /** `{"permissions": ...}` as a person writes it, one rule a line. */
 function settingsText(permissions: Record<string, string[]>): string {
   return `${JSON.stringify({ permissions }, null, 2)}\n`;
-}
-
-/**
- * A workspace whose class list at the base commit records `baseSpec` and at HEAD `headSpec`,
- * with these settings files committed; returns the PR's server command line.
- */
-async function workspace(
-  api: FakeGitHub,
-  baseSpec: Spec,
-  headSpec: Spec,
-  settings: Record<string, string>,
-): Promise<{ dir: string; server: string[] }> {
-  const dir = await tempDir();
-  const classList = join(dir, 'mcp-tool-classes.json');
-  const base = await specServer(dir, 'base-spec.json', baseSpec);
-  expect((await runCli(['update', '--class-list', classList, '--', ...base])).code).toBe(0);
-  api.setFile(DEFAULT_BASE_SHA, 'mcp-tool-classes.json', await readFile(classList, 'utf8'));
-  const server = await specServer(dir, 'head-spec.json', headSpec);
-  expect((await runCli(['update', '--class-list', classList, '--', ...server])).code).toBe(0);
-  for (const [path, text] of Object.entries(settings)) {
-    await mkdir(join(dir, path, '..'), { recursive: true });
-    await writeFile(join(dir, path), text);
-  }
-  return { dir, server };
 }
 
 /** The rules `rules` writes for the example server with the default mapping. */
@@ -63,14 +38,12 @@ describe('the action with Claude Code settings', () => {
 
   it('the comment for a class change says what the committed settings now decide, and how to bring them in line', async () => {
     const relaxed = withAnnotations(spec, 'add_note', { readOnlyHint: true });
-    const { dir, server } = await workspace(api, spec, relaxed, {
-      '.claude/settings.json': settingsText(MAPPED),
+    const { dir, head: server } = await prWorkspace(api, {
+      base: spec,
+      head: relaxed,
+      files: { '.claude/settings.json': settingsText(MAPPED) },
     });
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(server), policies: 'claude' },
-    });
+    const run = await runIn(api, dir, { command: quote(server), policies: 'claude' });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const body = api.commentsOn(1)[0]?.body ?? '';
     expect(body).toContain(
@@ -85,11 +58,7 @@ describe('the action with Claude Code settings', () => {
     // Once the settings follow the class list, the comment says they agree.
     const fixed = await runCli(['rules', '--write', '.claude/settings.json'], { cwd: dir });
     expect(fixed.code, fixed.stderr).toBe(0);
-    const again = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(server), policies: 'claude' },
-    });
+    const again = await runIn(api, dir, { command: quote(server), policies: 'claude' });
     expect(again.code).toBe(0);
     expect(api.commentsOn(1)).toHaveLength(1);
     expect(api.commentsOn(1)[0]?.body).toContain(
@@ -98,17 +67,16 @@ describe('the action with Claude Code settings', () => {
   });
 
   it('a PR that changes only the settings (an allow rule for a delete tool) fails, comments, and annotates the rule', async () => {
-    const { dir, server } = await workspace(api, spec, spec, {
-      '.claude/settings.json': settingsText({
-        allow: ['mcp__notes__list_notes', 'mcp__notes__delete_note'],
-        ask: ['mcp__notes__add_note'],
-      }),
+    const { dir, head: server } = await prWorkspace(api, {
+      base: spec,
+      files: {
+        '.claude/settings.json': settingsText({
+          allow: ['mcp__notes__list_notes', 'mcp__notes__delete_note'],
+          ask: ['mcp__notes__add_note'],
+        }),
+      },
     });
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(server), policies: 'claude' },
-    });
+    const run = await runIn(api, dir, { command: quote(server), policies: 'claude' });
     expect(run.code, run.stdout).toBe(1);
     expect(run.outputs.result).toBe('failed');
     expect(run.stdout).toContain(
@@ -123,17 +91,13 @@ describe('the action with Claude Code settings', () => {
   });
 
   it('the rules output is a settings file with the permissions the class list maps to', async () => {
-    const { dir, server } = await workspace(api, spec, spec, {});
+    const { dir, head: server } = await prWorkspace(api, { base: spec });
     await mkdir(join(dir, '.github'));
     await writeFile(
       join(dir, '.github', 'mcp-annotation-auditor.yml'),
       'clientRules:\n  delete: ask\n',
     );
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(server), policies: 'claude' },
-    });
+    const run = await runIn(api, dir, { command: quote(server), policies: 'claude' });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const path = run.outputs.rules ?? '';
     expect(path.endsWith(join('mcp-annotation-auditor', 'claude-settings.json'))).toBe(true);
@@ -153,18 +117,17 @@ describe('the action with Claude Code settings', () => {
   });
 
   it('claude-settings with two files merges them as Claude Code does: a local deny beats a project-wide allow', async () => {
-    const { dir, server } = await workspace(api, spec, spec, {
-      '.claude/settings.json': settingsText({ allow: ['mcp__notes'] }),
-      '.claude/settings.local.json': settingsText({ deny: ['mcp__notes__delete_note'] }),
-    });
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: {
-        command: quote(server),
-        policies: 'claude',
-        'claude-settings': '.claude/settings.json, .claude/settings.local.json',
+    const { dir, head: server } = await prWorkspace(api, {
+      base: spec,
+      files: {
+        '.claude/settings.json': settingsText({ allow: ['mcp__notes'] }),
+        '.claude/settings.local.json': settingsText({ deny: ['mcp__notes__delete_note'] }),
       },
+    });
+    const run = await runIn(api, dir, {
+      command: quote(server),
+      policies: 'claude',
+      'claude-settings': '.claude/settings.json, .claude/settings.local.json',
     });
     // add_note (edit) is allowed server-wide: a warning; delete_note is denied, so no error.
     expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -193,33 +156,31 @@ describe('the action with Claude Code settings', () => {
     });
 
     // The project file alone lets delete_note run: the step fails.
-    const alone = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(server), policies: 'claude' },
-    });
+    const alone = await runIn(api, dir, { command: quote(server), policies: 'claude' });
     expect(alone.code).toBe(1);
     expect(alone.stdout).toContain('rule-allows-delete');
   });
 
   it('reads the settings before the server starts: a server that rewrites them changes nothing', async () => {
     const settings = settingsText({ ...MAPPED, allow: ['mcp__notes'], deny: [] });
-    const { dir, server } = await workspace(api, spec, spec, { '.claude/settings.json': settings });
+    const { dir, head: server } = await prWorkspace(api, {
+      base: spec,
+      files: { '.claude/settings.json': settings },
+    });
     const path = join(dir, '.claude', 'settings.json');
     // The PR is read through the API, slowly: the server has long started by the time the
     // settings would be read after it.
     api.latency = { path: /\/pulls\/1$/, ms: 1_500 };
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      eventName: 'workflow_run',
-      event: { action: 'completed', workflow_run: { id: 1 } },
-      inputs: {
+    const run = await runIn(
+      api,
+      dir,
+      {
         command: quote(['node', join(SERVERS, 'tamper.mjs'), path, ...server.slice(1)]),
         policies: 'claude',
         'pr-number': '1',
       },
-    });
+      { eventName: 'workflow_run', event: { action: 'completed', workflow_run: { id: 1 } } },
+    );
     // The server did rewrite the file (into something that is not even JSON)...
     expect(await readFile(path, 'utf8')).toBe('failOn: never\n');
     // ...but the check judged the committed rules: delete_note is allowed server-wide.

@@ -3,7 +3,14 @@ import { copyFile, mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pullRequestEvent, runAction, TOKEN, workflowRunEvent } from './support/action.js';
+import { pullRequestEvent, TOKEN, workflowRunEvent } from './support/action.js';
+import {
+  prWorkspace,
+  quote,
+  recordAtHead,
+  recordedClassList,
+  runIn,
+} from './support/action-workspace.js';
 import {
   counted,
   EXAMPLE,
@@ -14,6 +21,7 @@ import {
   startsIn,
   tempDir,
   withAnnotations,
+  withDeleteNoteRenamed,
   withStarts,
   type SpecTool,
 } from './support/cli.js';
@@ -30,45 +38,6 @@ const MARKER = '<!-- mcp-annotation-auditor:notes -->';
 const CLAUDE_MARKER = '<!-- mcp-annotation-auditor:notes policies=claude -->';
 const exec = promisify(execFile);
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
-
-function quote(words: string[]): string {
-  return words.map((w) => `'${w}'`).join(' ');
-}
-
-/** Records `server`'s tools in the class list at HEAD of `dir`, as a PR's author would. */
-function recordAtHead(dir: string, server: string[]) {
-  return runCli(['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...server]);
-}
-
-/** The class list `update` writes for a spec: the same in every folder, so recorded once. */
-const recorded = new Map<string, Promise<string>>();
-function recordedClassList(spec: Spec): Promise<string> {
-  const key = JSON.stringify(spec);
-  let text = recorded.get(key);
-  if (!text) {
-    text = (async () => {
-      const dir = await tempDir();
-      const update = await recordAtHead(dir, await specServer(dir, 'spec.json', spec));
-      expect(update.code, update.stderr).toBe(0);
-      return readFile(join(dir, 'mcp-tool-classes.json'), 'utf8');
-    })();
-    recorded.set(key, text);
-  }
-  return text;
-}
-
-/** A workspace whose class list at HEAD and at the base commit both record `baseSpec`. */
-async function workspace(
-  api: FakeGitHub,
-  baseSpec: Spec,
-): Promise<{ dir: string; base: string[] }> {
-  const dir = await tempDir();
-  const base = await specServer(dir, 'base-spec.json', baseSpec);
-  const text = await recordedClassList(baseSpec);
-  await writeFile(join(dir, 'mcp-tool-classes.json'), text);
-  api.setFile(DEFAULT_BASE_SHA, 'mcp-tool-classes.json', text);
-  return { dir, base };
-}
 
 function relaxAddNote(spec: Spec): Spec {
   return withAnnotations(spec, 'add_note', { readOnlyHint: true });
@@ -97,16 +66,11 @@ describe('the action, run as GitHub runs it', () => {
   });
 
   it('creates one comment, updates it in place, and turns it green when clean', async () => {
-    const { dir, base } = await workspace(api, spec);
-    const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
     // The PR relaxes add_note and records it in the class list at HEAD.
-    await recordAtHead(dir, relaxed);
+    const pr = await prWorkspace(api, { base: spec, head: relaxAddNote(spec) });
+    const { dir, base, head: relaxed } = pr;
 
-    const first = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(relaxed), policies: 'claude' },
-    });
+    const first = await runIn(api, dir, { command: quote(relaxed), policies: 'claude' });
     expect(first.code, first.stdout + first.stderr).toBe(0);
     expect(api.commentsOn(1)).toHaveLength(1);
     const comment = api.commentsOn(1)[0];
@@ -123,11 +87,7 @@ describe('the action, run as GitHub runs it', () => {
       'warning-count': '1',
     });
 
-    const second = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(relaxed), policies: 'claude' },
-    });
+    const second = await runIn(api, dir, { command: quote(relaxed), policies: 'claude' });
     expect(second.code).toBe(0);
     expect(api.commentsOn(1)).toHaveLength(1);
     expect(second.outputs['comment-id']).toBe(String(comment?.id));
@@ -135,11 +95,7 @@ describe('the action, run as GitHub runs it', () => {
 
     // The PR is reverted: server and class list match the base again.
     await recordAtHead(dir, base);
-    const clean = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(base), policies: 'claude' },
-    });
+    const clean = await runIn(api, dir, { command: quote(base), policies: 'claude' });
     expect(clean.code).toBe(0);
     expect(api.commentsOn(1)).toHaveLength(1);
     const green = api.commentsOn(1)[0]?.body ?? '';
@@ -148,12 +104,8 @@ describe('the action, run as GitHub runs it', () => {
   });
 
   it('creates no comment when the PR changes nothing and passes; the summary is still written', async () => {
-    const { dir, base } = await workspace(api, spec);
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(base), policies: 'claude' },
-    });
+    const { dir, base } = await prWorkspace(api, { base: spec });
+    const run = await runIn(api, dir, { command: quote(base), policies: 'claude' });
     expect(run.code).toBe(0);
     expect(api.commentsOn(1)).toHaveLength(0);
     expect(run.outputs['comment-id']).toBe('');
@@ -162,29 +114,19 @@ describe('the action, run as GitHub runs it', () => {
   });
 
   it('waits for a slow base read: the change against the base still shows', async () => {
-    const { dir } = await workspace(api, spec);
-    const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
-    await recordAtHead(dir, relaxed);
+    const { dir, head: relaxed } = await prWorkspace(api, { base: spec, head: relaxAddNote(spec) });
     // The listing is done long before the base class list comes.
     api.latency = { path: /\/contents\//, ms: 1_500 };
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(relaxed), policies: 'claude' },
-    });
+    const run = await runIn(api, dir, { command: quote(relaxed), policies: 'claude' });
     expect(run.code, run.stdout).toBe(0);
     expect(run.outputs['changed-count']).toBe('1');
     expect(api.commentsOn(1)[0]?.body).toContain('edit → **read**');
   });
 
   it('a base class list that does not parse gives a warning, and HEAD is compared instead', async () => {
-    const { dir, base } = await workspace(api, spec);
+    const { dir, base } = await prWorkspace(api, { base: spec });
     api.setFile(DEFAULT_BASE_SHA, 'mcp-tool-classes.json', '{ "tools": ');
-    const broken = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(base), policies: 'claude' },
-    });
+    const broken = await runIn(api, dir, { command: quote(base), policies: 'claude' });
     expect(broken.code, broken.stdout).toBe(0);
     expect(broken.stdout).toMatch(
       /::warning::.*mcp-tool-classes\.json at the base commit.*Comparing with the class list at HEAD only\./,
@@ -193,26 +135,19 @@ describe('the action, run as GitHub runs it', () => {
   });
 
   it('a base class list that cannot be read fails the audit, after retries, and says what to do', async () => {
-    const { dir } = await workspace(api, spec);
-    const dropped = await specServer(dir, 'dropped.json', dropDestructive(spec));
-    await recordAtHead(dir, dropped);
+    const { dir, head: dropped } = await prWorkspace(api, {
+      base: spec,
+      head: dropDestructive(spec),
+    });
     // One failed read is tried again: the dropped hint is still caught.
     api.failNext({ path: /\/contents\//, status: 502 });
-    const retried = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(dropped), policies: 'claude' },
-    });
+    const retried = await runIn(api, dir, { command: quote(dropped), policies: 'claude' });
     expect(retried.code, retried.stdout).toBe(1);
     expect(retried.summary).toContain('hint-dropped');
     // Every try fails, and the workspace is no git checkout: the audit could not run, and says
     // both reasons; it does not pass the dropped hint by comparing with HEAD only.
     api.failNext({ path: /\/contents\//, status: 502, times: 3 });
-    const unread = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(dropped), policies: 'claude' },
-    });
+    const unread = await runIn(api, dir, { command: quote(dropped), policies: 'claude' });
     expect(unread.code, unread.stdout).toBe(1);
     expect(unread.outputs.result).toBe('error');
     expect(unread.stdout).toMatch(
@@ -224,13 +159,11 @@ describe('the action, run as GitHub runs it', () => {
   });
 
   it('a base read still on its way when the audit fails says nothing about comparing', async () => {
-    const { dir } = await workspace(api, spec);
+    const { dir } = await prWorkspace(api, { base: spec });
     api.latency = { path: /\/contents\//, ms: 1_000 };
     api.failNext({ path: /\/contents\//, status: 502, times: 3 });
-    const failed = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(['node', join(SERVERS, 'exit-at-once.mjs')]) },
+    const failed = await runIn(api, dir, {
+      command: quote(['node', join(SERVERS, 'exit-at-once.mjs')]),
     });
     expect(failed.code).toBe(1);
     expect(failed.outputs.result).toBe('error');
@@ -238,13 +171,9 @@ describe('the action, run as GitHub runs it', () => {
   });
 
   it('a dropped hint fails the step, with an annotation on the class-list line', async () => {
-    const { dir } = await workspace(api, spec);
+    const { dir } = await prWorkspace(api, { base: spec });
     const dropped = await specServer(dir, 'dropped.json', dropDestructive(spec));
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(dropped), policies: 'claude' },
-    });
+    const run = await runIn(api, dir, { command: quote(dropped), policies: 'claude' });
     expect(run.code).toBe(1);
     expect(run.outputs.result).toBe('failed');
     const text = await readFile(join(dir, 'mcp-tool-classes.json'), 'utf8');
@@ -267,9 +196,10 @@ describe('the action, run as GitHub runs it', () => {
   });
 
   it('the approval label turns the dropped hint into a listed notice', async () => {
-    const { dir } = await workspace(api, spec);
-    const dropped = await specServer(dir, 'dropped.json', dropDestructive(spec));
-    await recordAtHead(dir, dropped);
+    const { dir, head: dropped } = await prWorkspace(api, {
+      base: spec,
+      head: dropDestructive(spec),
+    });
     const inputs = {
       command: quote(dropped),
       policies: 'claude',
@@ -277,25 +207,19 @@ describe('the action, run as GitHub runs it', () => {
     };
     // Labelled after the event fired (a re-run reuses the event): the PR's labels now count.
     (api.pulls.get(1) as { labels?: string[] }).labels = ['annotations-approved'];
-    const run = await runAction({ workspace: dir, apiUrl: api.url, inputs });
+    const run = await runIn(api, dir, inputs);
     expect(run.code, run.stdout).toBe(0);
     expect(api.commentsOn(1)[0]?.body).toMatch(/notice \(approved\) \| `hint-dropped`/);
     // And unlabelled since: the event's label no longer approves.
     (api.pulls.get(1) as { labels?: string[] }).labels = [];
-    const removed = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
+    const removed = await runIn(api, dir, inputs, {
       event: pullRequestEvent(1, ['annotations-approved']),
-      inputs,
     });
     expect(removed.code, removed.stdout).toBe(1);
     // The PR cannot be read: the event's labels, with a warning.
     api.failNext({ method: 'GET', path: /\/pulls\/1$/, status: 502, times: 3 });
-    const fallback = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
+    const fallback = await runIn(api, dir, inputs, {
       event: pullRequestEvent(1, ['annotations-approved']),
-      inputs,
     });
     expect(fallback.code, fallback.stdout).toBe(0);
     expect(fallback.stdout).toMatch(
@@ -305,12 +229,12 @@ describe('the action, run as GitHub runs it', () => {
 
   it('a 403 on create (fork PR token) writes the summary and a notice, and the exit follows the findings', async () => {
     api.forbidCommentWrites = true;
-    const { dir } = await workspace(api, spec);
+    const { dir } = await prWorkspace(api, { base: spec });
     const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
-    const passing = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(relaxed), policies: 'claude', 'fail-on': 'error' },
+    const passing = await runIn(api, dir, {
+      command: quote(relaxed),
+      policies: 'claude',
+      'fail-on': 'error',
     });
     // Unrecorded change: the PR did not update the class list, so it fails on findings, not on the comment.
     expect(passing.code).toBe(1);
@@ -318,11 +242,7 @@ describe('the action, run as GitHub runs it', () => {
     expect(passing.summary).toContain('Could not comment on PR #1');
     expect(passing.summary).toContain('unrecorded-change');
     await recordAtHead(dir, relaxed);
-    const ok = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(relaxed), policies: 'claude' },
-    });
+    const ok = await runIn(api, dir, { command: quote(relaxed), policies: 'claude' });
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/::notice::Could not comment/);
     expect(api.commentsOn(1)).toHaveLength(0);
@@ -337,13 +257,9 @@ describe('the action, run as GitHub runs it', () => {
       { name: 'marker', annotations: { title: `${CLAUDE_MARKER} forged`, readOnlyHint: true } },
       { name: 'long', annotations: { title: 'A'.repeat(20_000), readOnlyHint: true } },
     ];
-    const { dir } = await workspace(api, { name: 'notes', tools: [] });
+    const { dir } = await prWorkspace(api, { base: { name: 'notes', tools: [] } });
     const server = await specServer(dir, 'hostile.json', { name: 'notes', tools: hostile });
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(server), policies: 'claude' },
-    });
+    const run = await runIn(api, dir, { command: quote(server), policies: 'claude' });
     expect(run.code).toBe(1); // tool-name: a pipe and backticks are not allowed in names
     const body = api.commentsOn(1)[0]?.body ?? '';
     expect(body).not.toMatch(/<img/i);
@@ -365,13 +281,9 @@ describe('the action, run as GitHub runs it', () => {
 
   it('keeps a 400-tool change list under the comment size limit', async () => {
     const dir = await tempDir();
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: {
-        command: quote(['node', join(SERVERS, 'many-tools.mjs'), '400', '100']),
-        'server-name': 'notes',
-      },
+    const run = await runIn(api, dir, {
+      command: quote(['node', join(SERVERS, 'many-tools.mjs'), '400', '100']),
+      'server-name': 'notes',
     });
     expect(run.code).toBe(1);
     const body = api.commentsOn(1)[0]?.body ?? '';
@@ -385,13 +297,9 @@ describe('the action, run as GitHub runs it', () => {
 
   it("keeps the job summary within GitHub's 1 MiB at 5,000 tools; the JSON report has them all", async () => {
     const dir = await tempDir();
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: {
-        command: quote(['node', join(SERVERS, 'many-tools.mjs'), '5000', '100']),
-        comment: 'never',
-      },
+    const run = await runIn(api, dir, {
+      command: quote(['node', join(SERVERS, 'many-tools.mjs'), '5000', '100']),
+      comment: 'never',
     });
     expect(run.code).toBe(1);
     const bytes = Buffer.byteLength(run.summary, 'utf8');
@@ -416,12 +324,8 @@ describe('the action, run as GitHub runs it', () => {
   });
 
   it('writes every output and the JSON report', async () => {
-    const { dir, base } = await workspace(api, spec);
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(base) },
-    });
+    const { dir, base } = await prWorkspace(api, { base: spec });
+    const run = await runIn(api, dir, { command: quote(base) });
     expect(Object.keys(run.outputs).sort()).toEqual(
       [
         'changed-count',
@@ -444,14 +348,14 @@ describe('the action, run as GitHub runs it', () => {
   });
 
   it('an output file the runner did not create fails the step in one line, not a stack trace', async () => {
-    const { dir, base } = await workspace(api, spec);
+    const { dir, base } = await prWorkspace(api, { base: spec });
     const missing = join(await tempDir(), 'no-such-dir', 'output');
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(base) },
-      env: { GITHUB_OUTPUT: missing },
-    });
+    const run = await runIn(
+      api,
+      dir,
+      { command: quote(base) },
+      { env: { GITHUB_OUTPUT: missing } },
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
       `mcp-annotation-auditor: the action could not write its results: Missing file at path: ${missing}`,
@@ -462,12 +366,12 @@ describe('the action, run as GitHub runs it', () => {
   it('never hands the token to the server', async () => {
     const dir = await tempDir();
     const dump = join(dir, 'env.json');
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(['node', join(SERVERS, 'env-dump.mjs'), dump]), comment: 'never' },
-      env: { GITHUB_TOKEN: TOKEN, ACTIONS_RUNTIME_TOKEN: 'runtime-secret' },
-    });
+    const run = await runIn(
+      api,
+      dir,
+      { command: quote(['node', join(SERVERS, 'env-dump.mjs'), dump]), comment: 'never' },
+      { env: { GITHUB_TOKEN: TOKEN, ACTIONS_RUNTIME_TOKEN: 'runtime-secret' } },
+    );
     expect(run.code).not.toBeNull();
     const seen = await readFile(dump, 'utf8');
     expect(seen).not.toContain(TOKEN);
@@ -489,18 +393,20 @@ describe('the action, run as GitHub runs it', () => {
       mode: 0o755,
     });
     api.failNext({ path: /\/contents\//, status: 502, times: 3 });
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: `node ${EXAMPLE}`, comment: 'never' },
-      env: {
-        PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
-        GIT_ENV_DUMP: dump,
-        GITHUB_TOKEN: TOKEN,
-        ACTIONS_RUNTIME_TOKEN: 'runtime-secret',
-        NPM_TOKEN: 'npm-secret',
+    const run = await runIn(
+      api,
+      dir,
+      { command: `node ${EXAMPLE}`, comment: 'never' },
+      {
+        env: {
+          PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
+          GIT_ENV_DUMP: dump,
+          GITHUB_TOKEN: TOKEN,
+          ACTIONS_RUNTIME_TOKEN: 'runtime-secret',
+          NPM_TOKEN: 'npm-secret',
+        },
       },
-    });
+    );
     expect(run.stdout).toContain('Could not read mcp-tool-classes.json at the base commit');
     const seen = await readFile(dump, 'utf8');
     expect(seen).toContain('GIT_NO_REPLACE_OBJECTS=1');
@@ -511,16 +417,13 @@ describe('the action, run as GitHub runs it', () => {
   });
 
   it('reads the base through the API with a shallow checkout, and comments by pr-number from workflow_run', async () => {
-    const { dir } = await workspace(api, spec);
-    const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
-    await recordAtHead(dir, relaxed);
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      eventName: 'workflow_run',
-      event: { action: 'completed', workflow_run: { id: 1 } },
-      inputs: { command: quote(relaxed), policies: 'claude', 'pr-number': '1' },
-    });
+    const { dir, head: relaxed } = await prWorkspace(api, { base: spec, head: relaxAddNote(spec) });
+    const run = await runIn(
+      api,
+      dir,
+      { command: quote(relaxed), policies: 'claude', 'pr-number': '1' },
+      { eventName: 'workflow_run', event: { action: 'completed', workflow_run: { id: 1 } } },
+    );
     expect(run.code, run.stdout).toBe(0);
     expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual(
       expect.arrayContaining([
@@ -533,11 +436,7 @@ describe('the action, run as GitHub runs it', () => {
 
   it('a bad input fails the step with a message naming it', async () => {
     const dir = await tempDir();
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: `node ${EXAMPLE}`, 'fail-on': 'sometimes' },
-    });
+    const run = await runIn(api, dir, { command: `node ${EXAMPLE}`, 'fail-on': 'sometimes' });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
       '::error::Input "fail-on" has the value "sometimes", but it must be one of error, warning, notice, never.',
@@ -549,10 +448,9 @@ describe('the action, run as GitHub runs it', () => {
   it('a working-directory that does not exist fails the step with a message naming it', async () => {
     const dir = await tempDir();
     for (const command of [`node ${EXAMPLE}`, '']) {
-      const run = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: { ...(command ? { command } : {}), 'working-directory': 'no/such/dir' },
+      const run = await runIn(api, dir, {
+        ...(command ? { command } : {}),
+        'working-directory': 'no/such/dir',
       });
       expect(run.code).toBe(1);
       expect(run.stdout).toContain(
@@ -566,11 +464,7 @@ describe('the action, run as GitHub runs it', () => {
   describe('odd inputs', () => {
     it('masks the token before an input error can print it, and keeps it out of the summary', async () => {
       const dir = await tempDir();
-      const run = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: { command: `node ${EXAMPLE} --token "${TOKEN}` },
-      });
+      const run = await runIn(api, dir, { command: `node ${EXAMPLE} --token "${TOKEN}` });
       expect(run.code).toBe(1);
       expect(run.stdout.startsWith(`::add-mask::${TOKEN}`)).toBe(true);
       expect(run.summary).toContain('the audit could not run');
@@ -579,10 +473,8 @@ describe('the action, run as GitHub runs it', () => {
 
     it('refuses a command line that holds the token, and starts nothing', async () => {
       const { dir, starts } = await withStarts();
-      const run = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: { command: quote(counted(starts, ['node', EXAMPLE, TOKEN])) },
+      const run = await runIn(api, dir, {
+        command: quote(counted(starts, ['node', EXAMPLE, TOKEN])),
       });
       expect(run.code).toBe(1);
       expect(run.stdout).toContain(
@@ -596,12 +488,7 @@ describe('the action, run as GitHub runs it', () => {
         join(dir, '.github/mcp-annotation-auditor.yml'),
         `servers:\n  notes:\n    command: node\n    args: [${JSON.stringify(join(SERVERS, 'count-starts.mjs'))}, ${JSON.stringify(starts)}, ${JSON.stringify(EXAMPLE)}, "--token=\${GITHUB_TOKEN}"]\n`,
       );
-      const configured = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: {},
-        env: { GITHUB_TOKEN: TOKEN },
-      });
+      const configured = await runIn(api, dir, {}, { env: { GITHUB_TOKEN: TOKEN } });
       expect(configured.code).toBe(1);
       expect(configured.stdout).toContain(
         '::error::The command line or URL of server "notes" holds the github-token',
@@ -610,7 +497,7 @@ describe('the action, run as GitHub runs it', () => {
     });
 
     it('an event that is not a pull request payload is no pull request, with a warning', async () => {
-      const { dir, base } = await workspace(api, spec);
+      const { dir, base } = await prWorkspace(api, { base: spec });
       const events: [string, string | undefined][] = [
         ['null', undefined],
         ['[1, 2]', undefined],
@@ -622,12 +509,12 @@ describe('the action, run as GitHub runs it', () => {
         ['{not json', '::warning::The event file '],
       ];
       for (const [eventText, warning] of events) {
-        const run = await runAction({
-          workspace: dir,
-          apiUrl: api.url,
-          eventText,
-          inputs: { command: quote(base), policies: 'claude' },
-        });
+        const run = await runIn(
+          api,
+          dir,
+          { command: quote(base), policies: 'claude' },
+          { eventText },
+        );
         expect(run.code, `${eventText}: ${run.stdout}`).toBe(0);
         expect(run.stdout).not.toContain('This is a bug');
         if (warning) expect(run.stdout).toContain(warning);
@@ -639,32 +526,27 @@ describe('the action, run as GitHub runs it', () => {
       // A PR the API does not know: the event's labels are all there is.
       const odd = pullRequestEvent(7);
       (odd.pull_request as { labels: unknown }).labels = [null, 'x', { name: 7 }, { name: 'ok' }];
-      const labelled = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        event: odd,
-        inputs: { command: quote(dropped), policies: 'claude', 'approve-label': 'ok' },
-      });
+      const labelled = await runIn(
+        api,
+        dir,
+        { command: quote(dropped), policies: 'claude', 'approve-label': 'ok' },
+        { event: odd },
+      );
       expect(labelled.code, labelled.stdout).toBe(0);
       expect(labelled.summary).toContain('notice (approved)');
     });
 
     it('sarif-file: its folder is created; a path that cannot be written fails the step after the summary and outputs', async () => {
-      const { dir, base } = await workspace(api, spec);
-      const made = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: { command: quote(base), 'sarif-file': 'out/deep/mcp.sarif' },
+      const { dir, base } = await prWorkspace(api, { base: spec });
+      const made = await runIn(api, dir, {
+        command: quote(base),
+        'sarif-file': 'out/deep/mcp.sarif',
       });
       expect(made.code, made.stdout).toBe(0);
       expect(JSON.parse(await readFile(join(dir, 'out/deep/mcp.sarif'), 'utf8'))).toMatchObject({
         version: '2.1.0',
       });
-      const bad = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: { command: quote(base), 'sarif-file': 'out' },
-      });
+      const bad = await runIn(api, dir, { command: quote(base), 'sarif-file': 'out' });
       expect(bad.code).toBe(1);
       expect(bad.stdout).toMatch(
         /::error::Could not write the SARIF file out \(input sarif-file\): /,
@@ -676,10 +558,9 @@ describe('the action, run as GitHub runs it', () => {
 
     it('an explicit config file that cannot be read: a clear error, and no server started', async () => {
       const { dir, starts } = await withStarts();
-      const run = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: { command: quote(counted(starts, ['node', EXAMPLE])), config: 'missing.yml' },
+      const run = await runIn(api, dir, {
+        command: quote(counted(starts, ['node', EXAMPLE])),
+        config: 'missing.yml',
       });
       expect(run.code).toBe(1);
       expect(run.stdout).toContain('::error::Could not read the config file missing.yml');
@@ -697,7 +578,7 @@ describe('the action, run as GitHub runs it', () => {
         [{ command: `node ${EXAMPLE}`, env: 'SPACED = x' }, 'Bad environment entry "SPACED = x"'],
       ];
       for (const [inputs, message] of cases) {
-        const run = await runAction({ workspace: dir, apiUrl: api.url, inputs });
+        const run = await runIn(api, dir, inputs);
         expect(run.code, JSON.stringify(inputs)).toBe(1);
         expect(run.stdout).toContain(`::error::${message}`);
         expect(run.stdout).not.toContain('This is a bug');
@@ -708,11 +589,7 @@ describe('the action, run as GitHub runs it', () => {
   it('update mode writes the class list in the workspace', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'placeholder'), '');
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: `node ${EXAMPLE}`, mode: 'update' },
-    });
+    const run = await runIn(api, dir, { command: `node ${EXAMPLE}`, mode: 'update' });
     expect(run.code).toBe(0);
     expect(run.outputs.result).toBe('updated');
     expect(await readFile(join(dir, 'mcp-tool-classes.json'), 'utf8')).toContain(
@@ -721,15 +598,15 @@ describe('the action, run as GitHub runs it', () => {
   });
 
   it('settings in the config file take effect when the workflow sets no input', async () => {
-    const { dir, base } = await workspace(api, spec);
+    const { dir, base } = await prWorkspace(api, { base: spec });
     const config = 'classList: tools.json\nfailOn: never\npolicies: [explicit]\n';
     await writeFile(join(dir, '.github-config.yml'), config);
     // The same at the base: nothing is relaxed (config-relaxed compares the two).
     api.setFile(DEFAULT_BASE_SHA, '.github-config.yml', config);
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(base), config: '.github-config.yml', comment: 'never' },
+    const run = await runIn(api, dir, {
+      command: quote(base),
+      config: '.github-config.yml',
+      comment: 'never',
     });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('There is no class list at tools.json yet.');
@@ -737,15 +614,9 @@ describe('the action, run as GitHub runs it', () => {
   });
 
   it('a 502 from the API while commenting keeps the summary and outputs, and the exit follows the findings', async () => {
-    const { dir } = await workspace(api, spec);
-    const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
-    await recordAtHead(dir, relaxed);
+    const { dir, head: relaxed } = await prWorkspace(api, { base: spec, head: relaxAddNote(spec) });
     api.failNext({ method: 'POST', path: /\/comments$/, status: 502, message: 'Server Error' });
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(relaxed), policies: 'claude' },
-    });
+    const run = await runIn(api, dir, { command: quote(relaxed), policies: 'claude' });
     expect(run.code).toBe(0);
     expect(run.outputs).toMatchObject({ result: 'passed', 'changed-count': '1', 'comment-id': '' });
     expect(run.stdout).toMatch(/::warning::Could not comment on PR #1: POST .* 502/);
@@ -753,23 +624,17 @@ describe('the action, run as GitHub runs it', () => {
   });
 
   it('when the audit cannot run, the summary says why and an existing comment stops showing green', async () => {
-    const { dir } = await workspace(api, spec);
-    const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
-    await recordAtHead(dir, relaxed);
-    const first = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(relaxed), 'server-name': 'notes', policies: 'claude' },
+    const { dir, head: relaxed } = await prWorkspace(api, { base: spec, head: relaxAddNote(spec) });
+    const first = await runIn(api, dir, {
+      command: quote(relaxed),
+      'server-name': 'notes',
+      policies: 'claude',
     });
     expect(first.code).toBe(0);
-    const broken = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: {
-        command: quote(['node', join(SERVERS, 'exit-at-once.mjs')]),
-        'server-name': 'notes',
-        policies: 'claude',
-      },
+    const broken = await runIn(api, dir, {
+      command: quote(['node', join(SERVERS, 'exit-at-once.mjs')]),
+      'server-name': 'notes',
+      policies: 'claude',
     });
     expect(broken.code).toBe(1);
     expect(broken.outputs.result).toBe('error');
@@ -792,16 +657,16 @@ describe('the action, run as GitHub runs it', () => {
   it('a variable named for the server that holds the token is withheld, with a warning', async () => {
     const dir = await tempDir();
     const dump = join(dir, 'env.json');
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: {
+    const run = await runIn(
+      api,
+      dir,
+      {
         command: quote(['node', join(SERVERS, 'env-dump.mjs'), dump]),
         env: 'GITHUB_TOKEN\nOTHER=1',
         comment: 'never',
       },
-      env: { GITHUB_TOKEN: TOKEN },
-    });
+      { env: { GITHUB_TOKEN: TOKEN } },
+    );
     expect(run.stdout).toContain(
       '::warning::GITHUB_TOKEN holds the github-token; it was not passed to the server under audit.',
     );
@@ -811,23 +676,20 @@ describe('the action, run as GitHub runs it', () => {
   });
 
   it('report-file: a trusted workflow_run job comments from the uploaded report without running a server', async () => {
-    const { dir } = await workspace(api, spec);
-    const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
-    await recordAtHead(dir, relaxed);
-    const audit = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(relaxed), policies: 'claude', comment: 'never' },
+    const { dir, head: relaxed } = await prWorkspace(api, { base: spec, head: relaxAddNote(spec) });
+    const audit = await runIn(api, dir, {
+      command: quote(relaxed),
+      policies: 'claude',
+      comment: 'never',
     });
     expect(api.commentsOn(1)).toHaveLength(0);
     const trusted = await tempDir();
-    const run = await runAction({
-      workspace: trusted,
-      apiUrl: api.url,
-      eventName: 'workflow_run',
-      event: workflowRunEvent(),
-      inputs: { 'report-file': audit.outputs.report ?? '', 'pr-number': '1' },
-    });
+    const run = await runIn(
+      api,
+      trusted,
+      { 'report-file': audit.outputs.report ?? '', 'pr-number': '1' },
+      { eventName: 'workflow_run', event: workflowRunEvent() },
+    );
     expect(run.code, run.stdout).toBe(0);
     expect(api.commentsOn(1)).toHaveLength(1);
     expect(api.commentsOn(1)[0]?.body).toContain(
@@ -835,11 +697,7 @@ describe('the action, run as GitHub runs it', () => {
     );
     const forged = join(trusted, 'forged.json');
     await writeFile(forged, JSON.stringify({ schemaVersion: 1, result: 'passed', tools: 'x' }));
-    const bad = await runAction({
-      workspace: trusted,
-      apiUrl: api.url,
-      inputs: { 'report-file': forged, 'pr-number': '1' },
-    });
+    const bad = await runIn(api, trusted, { 'report-file': forged, 'pr-number': '1' });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(
       /::error::The report .*forged\.json is not a report of mcp-annotation-auditor/,
@@ -847,37 +705,19 @@ describe('the action, run as GitHub runs it', () => {
   });
 
   it('report-file: the comment job shows what the PR run saw, a probable rename included', async () => {
-    const { dir } = await workspace(api, spec);
     // delete_note renamed with a new schema and its destructiveHint dropped: a probable rename.
-    const renamed: Spec = {
-      ...spec,
-      tools: spec.tools.map((t): SpecTool => {
-        if (t.name !== 'delete_note') return t;
-        const annotations = { ...t.annotations };
-        delete annotations.destructiveHint;
-        return {
-          ...t,
-          name: 'remove_note',
-          inputSchema: { properties: { id: { type: 'string' } }, required: ['id'] },
-          annotations,
-        };
-      }),
-    };
-    const server = await specServer(dir, 'renamed.json', renamed);
-    await recordAtHead(dir, server);
-    const audit = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: { command: quote(server), comment: 'never' },
+    const { dir, head: server } = await prWorkspace(api, {
+      base: spec,
+      head: withDeleteNoteRenamed(spec),
     });
+    const audit = await runIn(api, dir, { command: quote(server), comment: 'never' });
     expect(audit.code, audit.stdout).toBe(1);
-    const run = await runAction({
-      workspace: await tempDir(),
-      apiUrl: api.url,
-      eventName: 'workflow_run',
-      event: workflowRunEvent(),
-      inputs: { 'report-file': audit.outputs.report ?? '', 'pr-number': '1' },
-    });
+    const run = await runIn(
+      api,
+      await tempDir(),
+      { 'report-file': audit.outputs.report ?? '', 'pr-number': '1' },
+      { eventName: 'workflow_run', event: workflowRunEvent() },
+    );
     expect(run.code, run.stdout).toBe(0);
     const body = api.commentsOn(1)[0]?.body ?? '';
     expect(body).toContain(
@@ -888,7 +728,7 @@ describe('the action, run as GitHub runs it', () => {
 
   describe('the early start', () => {
     it('starts the server once: the audit claims the process it started first', async () => {
-      const { dir, base } = await workspace(api, spec);
+      const { dir, base } = await prWorkspace(api, { base: spec });
       const starts = join(dir, 'starts');
       await mkdir(join(dir, 'sub'));
       await copyFile(join(dir, 'mcp-tool-classes.json'), join(dir, 'sub/mcp-tool-classes.json'));
@@ -909,7 +749,7 @@ describe('the action, run as GitHub runs it', () => {
       ];
       for (const { workspace: at, inputs } of runs) {
         await writeFile(starts, '');
-        const run = await runAction({ workspace: at, apiUrl: api.url, inputs });
+        const run = await runIn(api, at, inputs);
         expect(run.code, run.stdout + run.stderr).toBe(0);
         expect(run.outputs.result).toBe('passed');
         expect(await startsIn(starts), JSON.stringify(inputs)).toHaveLength(1);
@@ -917,19 +757,15 @@ describe('the action, run as GitHub runs it', () => {
     });
 
     it('reads the event and the config file before the server starts: what it writes to them changes nothing', async () => {
-      const { dir } = await workspace(api, spec);
+      const { dir } = await prWorkspace(api, { base: spec });
       const dropped = await specServer(dir, 'dropped.json', dropDestructive(spec));
       const config = join(dir, '.github/mcp-annotation-auditor.yml');
       await mkdir(join(dir, '.github'));
       await writeFile(config, 'failOn: error\napproveLabel: approved\n');
-      const run = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: {
-          command: quote(['node', join(SERVERS, 'tamper.mjs'), config, ...dropped.slice(1)]),
-          env: 'GITHUB_EVENT_PATH',
-          policies: 'claude',
-        },
+      const run = await runIn(api, dir, {
+        command: quote(['node', join(SERVERS, 'tamper.mjs'), config, ...dropped.slice(1)]),
+        env: 'GITHUB_EVENT_PATH',
+        policies: 'claude',
       });
       // The server did rewrite both files...
       expect(await readFile(config, 'utf8')).toBe('failOn: never\n');
@@ -946,11 +782,7 @@ describe('the action, run as GitHub runs it', () => {
       const { dir, starts } = await withStarts();
       await mkdir(join(dir, '.github'));
       await writeFile(join(dir, '.github/mcp-annotation-auditor.yml'), 'policies: [claude\n');
-      const run = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: { command: quote(counted(starts, ['node', EXAMPLE])) },
-      });
+      const run = await runIn(api, dir, { command: quote(counted(starts, ['node', EXAMPLE])) });
       expect(run.code).toBe(1);
       expect(run.stdout).toMatch(/::error::The config file .* is not valid YAML at line \d/);
       const started = await startsIn(starts);
@@ -962,14 +794,10 @@ describe('the action, run as GitHub runs it', () => {
       const { dir, starts } = await withStarts();
       const report = join(dir, 'report.json');
       await writeFile(report, '{}');
-      const run = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: {
-          command: quote(counted(starts, ['node', EXAMPLE])),
-          'report-file': report,
-          'pr-number': '1',
-        },
+      const run = await runIn(api, dir, {
+        command: quote(counted(starts, ['node', EXAMPLE])),
+        'report-file': report,
+        'pr-number': '1',
       });
       expect(run.code).toBe(1);
       expect(run.stdout).toMatch(/::error::The report .*report\.json is not a report/);
@@ -978,17 +806,13 @@ describe('the action, run as GitHub runs it', () => {
   });
 
   it('sarif-file: findings as SARIF 2.1.0 on the class-list lines', async () => {
-    const { dir } = await workspace(api, spec);
+    const { dir } = await prWorkspace(api, { base: spec });
     const dropped = await specServer(dir, 'dropped.json', dropDestructive(spec));
-    const run = await runAction({
-      workspace: dir,
-      apiUrl: api.url,
-      inputs: {
-        command: quote(dropped),
-        policies: 'claude',
-        'sarif-file': 'out.sarif',
-        comment: 'never',
-      },
+    const run = await runIn(api, dir, {
+      command: quote(dropped),
+      policies: 'claude',
+      'sarif-file': 'out.sarif',
+      comment: 'never',
     });
     expect(run.code).toBe(1);
     const sarif = JSON.parse(await readFile(join(dir, 'out.sarif'), 'utf8')) as {
@@ -1027,13 +851,14 @@ describe('the action, run as GitHub runs it', () => {
   describe('report-file: the workflow_run comment job trusts the event, never the artifact', () => {
     /** The PR's own run, which comments nothing: the path of the report it wrote. */
     async function prRun(server: Spec, record: boolean, inputs: Record<string, string> = {}) {
-      const { dir } = await workspace(api, spec);
+      const { dir } = await prWorkspace(api, { base: spec });
       const command = await specServer(dir, 'pr.json', server);
       if (record) await recordAtHead(dir, command);
-      const run = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: { command: quote(command), policies: 'claude', comment: 'never', ...inputs },
+      const run = await runIn(api, dir, {
+        command: quote(command),
+        policies: 'claude',
+        comment: 'never',
+        ...inputs,
       });
       expect(run.outputs.report, run.stdout).toBeTruthy();
       return { run, dir, report: run.outputs.report ?? '' };
@@ -1044,13 +869,12 @@ describe('the action, run as GitHub runs it', () => {
       event: Record<string, unknown> = workflowRunEvent(),
       inputs: Record<string, string> = {},
     ) {
-      return runAction({
-        workspace: await tempDir(),
-        apiUrl: api.url,
-        eventName: 'workflow_run',
-        event,
-        inputs: { 'report-file': report, ...inputs },
-      });
+      return runIn(
+        api,
+        await tempDir(),
+        { 'report-file': report, ...inputs },
+        { eventName: 'workflow_run', event },
+      );
     }
     const writes = () => api.requests.filter((r) => r.method === 'POST' || r.method === 'PATCH');
 
@@ -1153,15 +977,11 @@ describe('the action, run as GitHub runs it', () => {
       const { dir, report } = await prRun(relaxAddNote(spec), true, { 'server-name': 'notes' });
       expect((await commentJob(report)).code).toBe(0);
       expect(api.commentsOn(1)[0]?.body).toContain('✅ MCP tool annotations for `notes`: passed');
-      const broken = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: {
-          command: quote(['node', join(SERVERS, 'exit-at-once.mjs')]),
-          'server-name': 'notes',
-          policies: 'claude',
-          comment: 'never',
-        },
+      const broken = await runIn(api, dir, {
+        command: quote(['node', join(SERVERS, 'exit-at-once.mjs')]),
+        'server-name': 'notes',
+        policies: 'claude',
+        comment: 'never',
       });
       expect(broken.code).toBe(1);
       expect(broken.outputs.result).toBe('error');
@@ -1223,32 +1043,24 @@ describe('the action, run as GitHub runs it', () => {
     });
 
     it('two configurations of one server (a matrix over policies) keep a comment each; a default run keeps the plain marker', async () => {
-      const { dir } = await workspace(api, spec);
+      const { dir } = await prWorkspace(api, { base: spec });
       const dropped = quote(await specServer(dir, 'dropped.json', dropDestructive(spec)));
       // A comment from before markers told runs apart: the default run's own.
       const old = api.seedComment({
         body: `${MARKER}\n### ✅ MCP tool annotations for \`notes\`: passed`,
       });
-      const byDefault = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: { command: dropped },
-      });
-      const claude = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: { command: dropped, policies: 'claude' },
-      });
+      const byDefault = await runIn(api, dir, { command: dropped });
+      const claude = await runIn(api, dir, { command: dropped, policies: 'claude' });
       expect(byDefault.outputs['comment-id']).toBe(String(old.id));
       const comments = api.commentsOn(1);
       expect(comments.map((c) => c.body.split('\n')[0])).toEqual([MARKER, CLAUDE_MARKER]);
       expect(claude.outputs['comment-id']).toBe(String(comments[1]?.id));
       expect(comments.every((c) => c.body.includes('`notes`: failed'))).toBe(true);
       // Each run again, and the comment job from the claude run's report: each finds its own.
-      const again = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: { command: dropped, policies: 'claude', 'protocol-era': 'legacy' },
+      const again = await runIn(api, dir, {
+        command: dropped,
+        policies: 'claude',
+        'protocol-era': 'legacy',
       });
       expect(again.outputs['comment-id']).toBe(String(comments[1]?.id));
       const job = await commentJob(claude.outputs.report ?? '');
@@ -1259,21 +1071,18 @@ describe('the action, run as GitHub runs it', () => {
 
   describe('found by a fault-injection pass', () => {
     it('report-file: the class list path reaches the comment only as code; a long description is read back', async () => {
-      const { dir } = await workspace(api, spec);
-      const relaxed = await specServer(
-        dir,
-        'relaxed.json',
-        withAnnotations(
+      const { dir, head: relaxed } = await prWorkspace(api, {
+        base: spec,
+        head: withAnnotations(
           { ...spec, tools: spec.tools.map((t) => ({ ...t, description: 'd'.repeat(200_000) })) },
           'add_note',
           { readOnlyHint: true },
         ),
-      );
-      await recordAtHead(dir, relaxed);
-      const audit = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: { command: quote(relaxed), policies: 'claude', comment: 'never' },
+      });
+      const audit = await runIn(api, dir, {
+        command: quote(relaxed),
+        policies: 'claude',
+        comment: 'never',
       });
       const path = audit.outputs.report ?? '';
       const report = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
@@ -1284,13 +1093,12 @@ describe('the action, run as GitHub runs it', () => {
         'x` @octo-org/security <img src=x> [phish](https://evil.example/login) <!-- mcp-annotation-auditor:other --> `y';
       await writeFile(path, JSON.stringify(report));
       const trusted = await tempDir();
-      const run = await runAction({
-        workspace: trusted,
-        apiUrl: api.url,
-        eventName: 'workflow_run',
-        event: workflowRunEvent(),
-        inputs: { 'report-file': path, 'pr-number': '1' },
-      });
+      const run = await runIn(
+        api,
+        trusted,
+        { 'report-file': path, 'pr-number': '1' },
+        { eventName: 'workflow_run', event: workflowRunEvent() },
+      );
       expect(run.code, run.stdout).toBe(0);
       const body = api.commentsOn(1)[0]?.body ?? '';
       // One code span from the first backtick to the last: no mention, image, link or marker.
@@ -1300,53 +1108,41 @@ describe('the action, run as GitHub runs it', () => {
     });
 
     it('a server that cannot start marks the comment of the server the class list records, without server-name', async () => {
-      const { dir } = await workspace(api, spec);
-      const relaxed = await specServer(dir, 'relaxed.json', relaxAddNote(spec));
-      await recordAtHead(dir, relaxed);
-      const first = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: { command: quote(relaxed), policies: 'claude' },
+      const { dir, head: relaxed } = await prWorkspace(api, {
+        base: spec,
+        head: relaxAddNote(spec),
       });
+      const first = await runIn(api, dir, { command: quote(relaxed), policies: 'claude' });
       expect(api.commentsOn(1)[0]?.body, first.stdout).toContain('passed');
-      const broken = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: { command: quote(['node', join(SERVERS, 'exit-at-once.mjs')]), policies: 'claude' },
+      const broken = await runIn(api, dir, {
+        command: quote(['node', join(SERVERS, 'exit-at-once.mjs')]),
+        policies: 'claude',
       });
       expect(broken.code).toBe(1);
       expect(api.commentsOn(1)).toHaveLength(1);
       expect(api.commentsOn(1)[0]?.body).toContain('`notes`: the audit could not run');
       // A config file that is not YAML: the same.
       await recordAtHead(dir, relaxed);
-      await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: { command: quote(relaxed), policies: 'claude' },
-      });
+      await runIn(api, dir, { command: quote(relaxed), policies: 'claude' });
       expect(api.commentsOn(1)[0]?.body).toContain('passed');
       await writeFile(join(dir, 'auditor.yml'), 'policies: [claude\n');
-      const badConfig = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: { command: quote(relaxed), config: 'auditor.yml' },
-      });
+      const badConfig = await runIn(api, dir, { command: quote(relaxed), config: 'auditor.yml' });
       expect(badConfig.code).toBe(1);
       expect(api.commentsOn(1)[0]?.body).toContain('the audit could not run');
       expect(api.commentsOn(1)[0]?.body).toContain('not valid YAML');
     });
 
     it('findings about the run (a stale waiver) fail the comment and reach SARIF', async () => {
-      const { dir, base } = await workspace(api, spec);
+      const { dir, base } = await prWorkspace(api, { base: spec });
       const config =
         'failOn: warning\nwaivers:\n  - {rule: hint-dropped, tool: ghost_tool, reason: gone}\n';
       await writeFile(join(dir, 'auditor.yml'), config);
       // The waiver was there at the base already: not a new one (config-relaxed).
       api.setFile(DEFAULT_BASE_SHA, 'auditor.yml', config);
-      const run = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: { command: quote(base), config: 'auditor.yml', 'sarif-file': 'out.sarif' },
+      const run = await runIn(api, dir, {
+        command: quote(base),
+        config: 'auditor.yml',
+        'sarif-file': 'out.sarif',
       });
       expect(run.code, run.stdout).toBe(1);
       // Annotated where the waiver is written, not on line 1 of the class list.
@@ -1367,25 +1163,21 @@ describe('the action, run as GitHub runs it', () => {
       const secrets = ['SK_LIVE_SECRET_1', 'tok_SECRET_HEADER_2', 'CONFIG_SECRET_3'];
       const dir = await tempDir();
       // Nothing listens on port 9: the audit cannot run, and its error may quote the URL.
-      const fromInputs = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: {
-          url: `http://127.0.0.1:9/mcp?api_key=${secrets[0]}`,
-          headers: `Authorization: Bearer ${secrets[1]}`,
-          'server-name': 'notes',
-        },
+      const fromInputs = await runIn(api, dir, {
+        url: `http://127.0.0.1:9/mcp?api_key=${secrets[0]}`,
+        headers: `Authorization: Bearer ${secrets[1]}`,
+        'server-name': 'notes',
       });
       await writeFile(
         join(dir, 'auditor.yml'),
         'servers:\n  notes:\n    url: http://127.0.0.1:9/mcp?key=${API_KEY}\n',
       );
-      const fromConfig = await runAction({
-        workspace: dir,
-        apiUrl: api.url,
-        inputs: { config: 'auditor.yml' },
-        env: { API_KEY: secrets[2] as string },
-      });
+      const fromConfig = await runIn(
+        api,
+        dir,
+        { config: 'auditor.yml' },
+        { env: { API_KEY: secrets[2] as string } },
+      );
       for (const [run, masked] of [
         [fromInputs, secrets.slice(0, 2)],
         [fromConfig, secrets.slice(2)],
@@ -1407,9 +1199,9 @@ describe('the action, run as GitHub runs it', () => {
     it('update mode counts what it changed', async () => {
       const dir = await tempDir();
       const inputs = { command: `node ${EXAMPLE}`, mode: 'update' };
-      const first = await runAction({ workspace: dir, apiUrl: api.url, inputs });
+      const first = await runIn(api, dir, inputs);
       expect(first.outputs['changed-count']).toBe('3');
-      const again = await runAction({ workspace: dir, apiUrl: api.url, inputs });
+      const again = await runIn(api, dir, inputs);
       expect(again.outputs['changed-count']).toBe('0');
     });
 
@@ -1423,10 +1215,10 @@ describe('the action, run as GitHub runs it', () => {
       api.setFile(DEFAULT_BASE_SHA, 'mcp-tool-classes.json', text);
       const relaxed = await specServer(repo, 'relaxed.json', relaxAddNote(spec));
       await recordAtHead(repo, relaxed);
-      const run = await runAction({
-        workspace: workspaceDir,
-        apiUrl: api.url,
-        inputs: { command: quote(relaxed), 'working-directory': 'sub', policies: 'claude' },
+      const run = await runIn(api, workspaceDir, {
+        command: quote(relaxed),
+        'working-directory': 'sub',
+        policies: 'claude',
       });
       expect(run.code, run.stdout).toBe(0);
       expect(api.requests.map((r) => r.path)).toContain(
@@ -1477,7 +1269,7 @@ describe('the action, run as GitHub runs it', () => {
         0,
       );
 
-      const run = await runAction({ workspace: dir, apiUrl: api.url, inputs: {} });
+      const run = await runIn(api, dir, {});
       expect(run.code, run.stdout + run.stderr).toBe(1);
       expect(run.outputs.result).toBe('failed');
       const comments = api.commentsOn(1);

@@ -57,6 +57,18 @@ describe('the class list story, over real server processes', () => {
     );
   });
 
+  /** The arguments that check the dropped hint against `base` with the waivers in `config`. */
+  const droppedWithWaivers = (config: string, base: string) => [
+    '--config',
+    config,
+    '--class-list',
+    list,
+    '--base',
+    base,
+    '--',
+    ...dropped,
+  ];
+
   it('update writes the list; check then passes with exit 0', async () => {
     const update = await runCli(['update', '--class-list', list, '--', ...original]);
     expect(update.code, update.stderr).toBe(0);
@@ -113,16 +125,7 @@ describe('the class list story, over real server processes', () => {
       'waivers:\n  - rule: hint-dropped\n    tool: delete_note\n    reason: destructive is the default and the class is unchanged\n',
     );
     const base = join(dir, 'base.json');
-    const check = await checkJson([
-      '--config',
-      config,
-      '--class-list',
-      list,
-      '--base',
-      base,
-      '--',
-      ...dropped,
-    ]);
+    const check = await checkJson(droppedWithWaivers(config, base));
     expect(check.code, check.stdout).toBe(0);
     const waived = json(check).findings.filter((f) => f.waived);
     expect(waived).toMatchObject([
@@ -132,19 +135,7 @@ describe('the class list story, over real server processes', () => {
         waived: { reason: 'destructive is the default and the class is unchanged' },
       },
     ]);
-    const text = await runCli([
-      'check',
-      '--policy',
-      'claude',
-      '--config',
-      config,
-      '--class-list',
-      list,
-      '--base',
-      base,
-      '--',
-      ...dropped,
-    ]);
+    const text = await runCli(['check', '--policy', 'claude', ...droppedWithWaivers(config, base)]);
     expect(text.stdout).toMatch(/error \(waived: [^)]+\)\s+hint-dropped\s+delete_note/);
   });
 
@@ -154,16 +145,7 @@ describe('the class list story, over real server processes', () => {
       config,
       'waivers:\n  - rule: hint-dropped\n    tool: delete_note\n    reason: old\n    expires: 2020-01-01\n  - rule: tool-name\n    tool: nothing\n    reason: unmatched\n',
     );
-    const check = await checkJson([
-      '--config',
-      config,
-      '--class-list',
-      list,
-      '--base',
-      join(dir, 'base.json'),
-      '--',
-      ...dropped,
-    ]);
+    const check = await checkJson(droppedWithWaivers(config, join(dir, 'base.json')));
     expect(check.code).toBe(1);
     expect(rules(check)).toEqual([
       'hint-dropped:delete_note',

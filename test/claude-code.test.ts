@@ -6,7 +6,15 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE, ROOT, json, removeTempDirs, runCli, tempDir } from './support/cli.js';
+import {
+  checkNotesIn,
+  EXAMPLE,
+  ROOT,
+  json,
+  removeTempDirs,
+  runCli,
+  tempDir,
+} from './support/cli.js';
 import { startModelApi, type ModelApi } from './support/model-api.js';
 
 type Observed = 'allow' | 'ask' | 'deny';
@@ -153,22 +161,11 @@ async function observe(layout: Layout) {
 
 /** What check --settings says Claude Code decides for each tool (unset: Claude Code asks). */
 async function checked(dir: string, settings: string[]) {
-  const run = await runCli(
-    [
-      'check',
-      '--format',
-      'json',
-      '--fail-on',
-      'never',
-      ...settings.flatMap((s) => ['--settings', s]),
-      '--server-name',
-      'notes',
-      '--',
-      process.execPath,
-      EXAMPLE,
-    ],
-    { cwd: dir },
-  );
+  const run = await checkNotesIn(dir, [
+    '--fail-on',
+    'never',
+    ...settings.flatMap((s) => ['--settings', s]),
+  ]);
   expect(run.code, run.stderr).toBe(0);
   const report = json(run) as unknown as {
     tools: { name: string; claudeCode: { decision: string } }[];

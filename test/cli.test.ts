@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
+  checkWithoutClassList,
   counted,
   EXAMPLE,
   json,
@@ -76,17 +77,7 @@ describe('the example server over stdio', () => {
   });
 
   it('check without a class list fails with the update command to run', async () => {
-    const dir = await tempDir();
-    const run = await runCli([
-      'check',
-      '--format',
-      'json',
-      '--class-list',
-      join(dir, 'none.json'),
-      '--',
-      'node',
-      EXAMPLE,
-    ]);
+    const run = await checkWithoutClassList();
     expect(run.code).toBe(1);
     expect(json(run).findings).toMatchObject([{ rule: 'unrecorded-change', severity: 'error' }]);
   });

@@ -1,7 +1,7 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXAMPLE, ROOT, removeTempDirs, runCli, tempDir } from './support/cli.js';
+import { checkNotesIn, EXAMPLE, ROOT, removeTempDirs, runCli, tempDir } from './support/cli.js';
 
 afterAll(removeTempDirs);
 
@@ -14,26 +14,10 @@ async function repo(settings?: string): Promise<string> {
   }
   return dir;
 }
-const check = (dir: string, ...flags: string[]) =>
-  runCli(
-    [
-      'check',
-      '--format',
-      'json',
-      ...flags,
-      '--server-name',
-      'notes',
-      '--',
-      process.execPath,
-      EXAMPLE,
-    ],
-    { cwd: dir },
-  );
-
 describe('check reads .claude/settings.json', () => {
   it('fails on a server-wide allow that lets delete_note run, at the rule line, and says each decision', async () => {
     const dir = await repo('{\n  "permissions": {\n    "allow": ["mcp__notes"]\n  }\n}\n');
-    const run = await check(dir);
+    const run = await checkNotesIn(dir);
     expect(run.code).toBe(1);
     const report = JSON.parse(run.stdout) as {
       tools: { name: string; claudeCode: unknown }[];
@@ -78,13 +62,13 @@ describe('check reads .claude/settings.json', () => {
     });
     expect(again.stdout).toContain('Unchanged: .claude/settings.json (3 rules for server notes');
     expect(await readFile(join(dir, '.claude/settings.json'), 'utf8')).toBe(first);
-    const run = await check(dir);
+    const run = await checkNotesIn(dir);
     expect(run.code).toBe(0);
   });
   it('stops with exit 2 on a settings file that does not parse, and rules --write leaves it alone', async () => {
     const broken = '{\n  "permissions": {\n    "allow": ["mcp__notes",]\n  }\n}\n';
     const dir = await repo(broken);
-    const run = await check(dir, '--settings', '.claude/settings.json');
+    const run = await checkNotesIn(dir, ['--settings', '.claude/settings.json']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
       'The settings file .claude/settings.json is not valid JSON at line 3',
@@ -100,7 +84,7 @@ describe('check reads .claude/settings.json', () => {
     });
     expect(list.code).toBe(2);
     expect(list.stderr).toContain('--settings would be ignored');
-    const missing = await check(dir, '--settings', 'nope.json');
+    const missing = await checkNotesIn(dir, ['--settings', 'nope.json']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('The settings file nope.json does not exist.');
   });

@@ -5,20 +5,12 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readInputs } from '../src/config/inputs.js';
 import { startPortKey } from '../src/server/http-start.js';
 import { CLI, freePort, runCli, SERVERS, tempDir, writeConfig, type Run } from './support/cli.js';
-import {
-  expectCouldNotAudit,
-  expectNoneLeft,
-  killReported,
-  reportedPids,
-  watched,
-} from './support/pids.js';
+import { expectCouldNotAudit, expectNoneLeft, reportedPids, watched } from './support/pids.js';
 import { waitUntilGone } from './support/spawn-fixture.js';
-
-afterAll(killReported);
 
 interface Slow {
   name: string;

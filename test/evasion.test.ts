@@ -13,8 +13,8 @@ import {
   SERVERS,
   tempDir,
   withAnnotations,
+  withDeleteNoteRenamed,
   writeConfig,
-  type SpecTool,
 } from './support/cli.js';
 
 const exec = promisify(execFile);
@@ -201,21 +201,7 @@ describe("the PR's own config relaxing the check", () => {
 describe('a rename with a schema change', () => {
   it('is a probable tool-renamed, so the dropped hint is still hint-dropped', async () => {
     const { dir, spec } = await repository({ policies: ['claude'], servers: { notes: served() } });
-    const renamed: Spec = {
-      ...spec,
-      tools: spec.tools.map((t): SpecTool => {
-        if (t.name !== 'delete_note') return t;
-        const annotations = { ...t.annotations };
-        delete annotations.destructiveHint;
-        return {
-          ...t,
-          name: 'remove_note',
-          inputSchema: { properties: { id: { type: 'string' } }, required: ['id'] },
-          annotations,
-        };
-      }),
-    };
-    await writeFile(join(dir, 'spec.json'), JSON.stringify(renamed));
+    await writeFile(join(dir, 'spec.json'), JSON.stringify(withDeleteNoteRenamed(spec)));
     expect((await runCli(['update', '--config', 'auditor.yml'], { cwd: dir })).code).toBe(0);
     const run = await check(dir);
     expect(run.code, run.stdout).toBe(1);

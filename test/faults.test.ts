@@ -3,18 +3,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLI, json, ROOT, runCli } from './support/cli.js';
-import {
-  expectCouldNotAudit,
-  expectNoneLeft,
-  killReported,
-  reportedPids,
-  watched,
-} from './support/pids.js';
+import { expectCouldNotAudit, expectNoneLeft, reportedPids, watched } from './support/pids.js';
 import { isAlive, waitUntilGone } from './support/spawn-fixture.js';
-
-afterAll(killReported);
 
 describe('a server that cannot start', () => {
   it('a command that does not exist: exit 2, the command named', async () => {

@@ -95,6 +95,20 @@ async function listAllPages(
   throw new Error(`still paginating after ${maxPages} pages`);
 }
 
+/** Starts `fixture` and reads its first page: the three notes tools, and a cursor to page-2. */
+async function firstNotesPage(fixture: string) {
+  const server = spawnFixture(fixture);
+  await server.initialize();
+  const first = resultOf(await server.request('tools/list', {}));
+  expect((first.tools as Tool[]).map((t) => t.name)).toEqual([
+    'list_notes',
+    'add_note',
+    'delete_note',
+  ]);
+  expect(first.nextCursor).toBe('page-2');
+  return { server, first };
+}
+
 afterEach(async () => {
   expect(await killAllFixtures()).toEqual([]);
 });
@@ -309,15 +323,7 @@ describe('many-tools.mjs', () => {
 
 describe('repeating-cursor.mjs', () => {
   it('returns the same nextCursor on every page, with new tools each time', async () => {
-    const server = spawnFixture('repeating-cursor.mjs');
-    await server.initialize();
-    const first = resultOf(await server.request('tools/list', {}));
-    expect((first.tools as Tool[]).map((t) => t.name)).toEqual([
-      'list_notes',
-      'add_note',
-      'delete_note',
-    ]);
-    expect(first.nextCursor).toBe('page-2');
+    const { server, first } = await firstNotesPage('repeating-cursor.mjs');
     for (const n of [2, 3, 4]) {
       const page = resultOf(await server.request('tools/list', { cursor: first.nextCursor }));
       expect(page.nextCursor).toBe('page-2');
@@ -338,15 +344,7 @@ describe('exit-at-once.mjs', () => {
 
 describe('exit-mid-pagination.mjs', () => {
   it('serves page 1, then exits 1 with a stderr line when asked for page 2', async () => {
-    const server = spawnFixture('exit-mid-pagination.mjs');
-    await server.initialize();
-    const first = resultOf(await server.request('tools/list', {}));
-    expect((first.tools as Tool[]).map((t) => t.name)).toEqual([
-      'list_notes',
-      'add_note',
-      'delete_note',
-    ]);
-    expect(first.nextCursor).toBe('page-2');
+    const { server } = await firstNotesPage('exit-mid-pagination.mjs');
     await expect(server.request('tools/list', { cursor: 'page-2' })).rejects.toThrow(/exited/);
     expect(await server.exited).toEqual({ code: 1, signal: null });
     expect(server.stderrTail).toBe('fatal: lost the tool registry while serving cursor page-2\n');

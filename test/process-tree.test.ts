@@ -3,7 +3,7 @@
 // source modules against real processes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, listTools } from '../src/server/listing.js';
 import {
   serverEnvironment,
@@ -22,16 +22,8 @@ import {
   type PidClock,
 } from '../src/server/tree.js';
 import { EXAMPLE, runCli } from './support/cli.js';
-import {
-  expectCouldNotAudit,
-  expectNoneLeft,
-  killReported,
-  reportedPids,
-  watched,
-} from './support/pids.js';
+import { expectCouldNotAudit, expectNoneLeft, reportedPids, watched } from './support/pids.js';
 import { isAlive, LEGACY_INITIALIZE, waitUntilGone } from './support/spawn-fixture.js';
-
-afterAll(killReported);
 
 const linux = process.platform === 'linux';
 

@@ -16,8 +16,8 @@ import {
   specServer,
   tempDir,
   withAnnotations,
+  withDeleteNoteRenamed,
   writeConfig,
-  type SpecTool,
 } from './support/cli.js';
 import { reportOf } from './support/audit-run.js';
 
@@ -67,20 +67,7 @@ async function richCheck(): Promise<Report> {
     'relaxed.json',
     withAnnotations(spec, 'add_note', { readOnlyHint: true }),
   );
-  const renamed = await specServer(dir, 'renamed.json', {
-    ...spec,
-    tools: spec.tools.map((t): SpecTool => {
-      if (t.name !== 'delete_note') return t;
-      const annotations = { ...t.annotations };
-      delete annotations.destructiveHint;
-      return {
-        ...t,
-        name: 'remove_note',
-        inputSchema: { properties: { id: { type: 'string' } }, required: ['id'] },
-        annotations,
-      };
-    }),
-  });
+  const renamed = await specServer(dir, 'renamed.json', withDeleteNoteRenamed(spec));
   const after = await writeConfig(
     dir,
     {

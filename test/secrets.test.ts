@@ -4,7 +4,16 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inputSecrets } from '../src/config/inputs.js';
-import { EXAMPLE, freePort, ROOT, runCli, SERVERS, tempDir, writeConfig } from './support/cli.js';
+import {
+  checkWithoutClassList,
+  EXAMPLE,
+  freePort,
+  ROOT,
+  runCli,
+  SERVERS,
+  tempDir,
+  writeConfig,
+} from './support/cli.js';
 import { expectCouldNotAudit } from './support/pids.js';
 import { killAllFixtures, spawnFixture } from './support/spawn-fixture.js';
 
@@ -179,19 +188,7 @@ describe('the server environment', () => {
 
 describe('the suggested update command', () => {
   it('names --env variables but never repeats their values', async () => {
-    const dir = await tempDir();
-    const run = await runCli([
-      'check',
-      '--format',
-      'json',
-      '--class-list',
-      join(dir, 'none.json'),
-      '--env',
-      'API_KEY=sk-live-123',
-      '--',
-      'node',
-      EXAMPLE,
-    ]);
+    const run = await checkWithoutClassList(['--env', 'API_KEY=sk-live-123']);
     expect(run.code).toBe(1);
     expect(run.stdout).not.toContain('sk-live-123');
     expect(run.stdout).toContain("--env 'API_KEY=<value>'");

@@ -49,6 +49,28 @@ export function runCli(
   return runNode(CLI, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env });
 }
 
+/** `check --format json` of the example server as "notes", run in `dir`; `flags` go before `--`. */
+export function checkNotesIn(dir: string, flags: string[] = []): Promise<Run> {
+  const server = ['--server-name', 'notes', '--', process.execPath, EXAMPLE];
+  return runCli(['check', '--format', 'json', ...flags, ...server], { cwd: dir });
+}
+
+/** `check --format json` of the example server against a class list not written yet. */
+export async function checkWithoutClassList(flags: string[] = []): Promise<Run> {
+  const missing = join(await tempDir(), 'none.json');
+  return runCli([
+    'check',
+    '--format',
+    'json',
+    '--class-list',
+    missing,
+    ...flags,
+    '--',
+    'node',
+    EXAMPLE,
+  ]);
+}
+
 /** The JSON report of a run. */
 export function json(run: Run): {
   result: string;
@@ -128,6 +150,27 @@ export function withAnnotations<S extends { tools: SpecTool[] }>(
     tools: spec.tools.map((t) =>
       t.name === tool ? { ...t, annotations: { ...t.annotations, ...annotations } } : t,
     ),
+  };
+}
+
+/**
+ * The spec with delete_note renamed remove_note, a new schema and its destructiveHint dropped:
+ * a probable rename, which must still count as a dropped hint.
+ */
+export function withDeleteNoteRenamed<S extends { tools: SpecTool[] }>(spec: S): S {
+  return {
+    ...spec,
+    tools: spec.tools.map((t): SpecTool => {
+      if (t.name !== 'delete_note') return t;
+      const annotations = { ...t.annotations };
+      delete annotations.destructiveHint;
+      return {
+        ...t,
+        name: 'remove_note',
+        inputSchema: { properties: { id: { type: 'string' } }, required: ['id'] },
+        annotations,
+      };
+    }),
   };
 }
 

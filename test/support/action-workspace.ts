@@ -1,0 +1,85 @@
+// The checkout a PR's action run audits: class lists recorded by the real `update` at the base
+// commit (served by the fake GitHub API) and at HEAD, and the files the PR commits.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { runAction, type ActionRun } from './action.js';
+import { runCli, specServer, tempDir, type SpecTool } from './cli.js';
+import { DEFAULT_BASE_SHA, type FakeGitHub } from './github-api.js';
+
+type Spec = { name: string; tools: SpecTool[] };
+
+const CLASS_LIST = 'mcp-tool-classes.json';
+
+/** The command input as a workflow writes it: each word in single quotes. */
+export function quote(words: string[]): string {
+  return words.map((w) => `'${w}'`).join(' ');
+}
+
+/** Records `server`'s tools in the class list at HEAD of `dir` with `update`, as a PR's author would. */
+export async function recordAtHead(dir: string, server: string[]): Promise<void> {
+  const update = await runCli(['update', '--class-list', join(dir, CLASS_LIST), '--', ...server]);
+  expect(update.code, update.stderr).toBe(0);
+}
+
+/** The class list `update` writes for a spec: the same in every folder, so recorded once. */
+const recorded = new Map<string, Promise<string>>();
+export function recordedClassList(spec: Spec): Promise<string> {
+  const key = JSON.stringify(spec);
+  let text = recorded.get(key);
+  if (!text) {
+    text = (async () => {
+      const dir = await tempDir();
+      await recordAtHead(dir, await specServer(dir, 'spec.json', spec));
+      return readFile(join(dir, CLASS_LIST), 'utf8');
+    })();
+    recorded.set(key, text);
+  }
+  return text;
+}
+
+export interface PrWorkspace {
+  dir: string;
+  /** The base's server command line. */
+  base: string[];
+  /** The PR's server command line: `base` when the PR changes no tool. */
+  head: string[];
+}
+
+/**
+ * A workspace whose class list at the base commit and at HEAD records `base`; with `head`, the
+ * PR's server, recorded at HEAD over it; with `files` (path -> text), those files committed.
+ */
+export async function prWorkspace(
+  api: FakeGitHub,
+  specs: { base: Spec; head?: Spec; files?: Record<string, string> },
+): Promise<PrWorkspace> {
+  const dir = await tempDir();
+  const base = await specServer(dir, 'base-spec.json', specs.base);
+  const text = await recordedClassList(specs.base);
+  await writeFile(join(dir, CLASS_LIST), text);
+  api.setFile(DEFAULT_BASE_SHA, CLASS_LIST, text);
+  let head = base;
+  if (specs.head) {
+    head = await specServer(dir, 'head-spec.json', specs.head);
+    await recordAtHead(dir, head);
+  }
+  for (const [path, content] of Object.entries(specs.files ?? {})) {
+    await mkdir(join(dir, path, '..'), { recursive: true });
+    await writeFile(join(dir, path), content);
+  }
+  return { dir, base, head };
+}
+
+/** What a run may set besides the workspace, the API and the inputs. */
+export type RunExtras = Omit<Parameters<typeof runAction>[0], 'workspace' | 'apiUrl' | 'inputs'>;
+
+/** The action run in `dir` against the fake API, as a PR's workflow runs it. */
+export function runIn(
+  api: FakeGitHub,
+  dir: string,
+  inputs: Record<string, string>,
+  extras: RunExtras = {},
+): Promise<ActionRun> {
+  return runAction({ workspace: dir, apiUrl: api.url, inputs, ...extras });
+}
