@@ -601,12 +601,12 @@ async function bench(title, candidates) {
   /** @type {Map<string, number>[]} */
   const rounds = [];
   for (let round = 0; round < runs; round += 1) {
-    const order = live();
-    const shift = round % Math.max(order.length, 1);
     /** @type {Map<string, number>} */
     const times = new Map();
-    // Rotate who goes first each round, so drift and order effects hit every candidate alike.
-    for (const c of [...order.slice(shift), ...order.slice(0, shift)]) {
+    // A new order each round, so that drift, and what the one before leaves behind (its server
+    // still exiting, its pinned CPU), hit every candidate alike: rotating one order would keep
+    // each candidate after the same neighbour every round.
+    for (const c of shuffled(live(), round)) {
       const r = /** @type {Result} */ (results.get(c.id));
       c.prepare?.();
       const sample = await measure(c.argv, { env: c.env });
@@ -622,6 +622,27 @@ async function bench(title, candidates) {
     rounds.push(times);
   }
   return { results, rounds, runs, warmups };
+}
+
+/**
+ * The candidates in an order of their own for this round: a Fisher-Yates shuffle driven by a
+ * small generator seeded with the round (mulberry32), so that a run can be repeated as it was.
+ * @template T @param {T[]} items @param {number} round @returns {T[]}
+ */
+function shuffled(items, round) {
+  let seed = (round + 1) * 0x9e3779b9;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
 }
 
 /**

@@ -204,6 +204,8 @@ export function readAtRef(ref: string, path: string, cwd?: string): Promise<stri
 /** A finished audit: its report, and when every process it started is gone. */
 export interface AuditRun {
   report: Report;
+  /** The class list as the run leaves the file: as read, or as update wrote it; none if none. */
+  classList?: ClassList;
   /**
    * Settles once the servers, told to stop as their listings ended, have exited (or been
    * killed). Whoever prints or posts the report renders it meanwhile and awaits this first:
@@ -224,14 +226,14 @@ async function allStopped(): Promise<void> {
  * is gone before the error is thrown.
  */
 export async function runAudit(settings: Settings, options: AuditOptions): Promise<AuditRun> {
-  let report: Report;
+  let done: { report: Report; classList?: ClassList };
   try {
-    report = await auditServers(settings, options);
+    done = await auditServers(settings, options);
   } catch (error) {
     await allStopped();
     throw error;
   }
-  return { report, settled: allStopped() };
+  return { ...done, settled: allStopped() };
 }
 
 /** The base class list, parsed once it is read: it fails now if it is here and does not parse. */
@@ -278,7 +280,10 @@ async function auditEach(
   return reports;
 }
 
-async function auditServers(settings: Settings, options: AuditOptions): Promise<Report> {
+async function auditServers(
+  settings: Settings,
+  options: AuditOptions,
+): Promise<{ report: Report; classList?: ClassList }> {
   const existing = await readClassList(settings.classList);
   const base = baseList(settings, options);
   const servers = await auditEach(settings, (server) =>
@@ -300,19 +305,24 @@ async function auditServers(settings: Settings, options: AuditOptions): Promise<
     servers,
     findings: [],
   };
-  if (options.mode === 'update')
-    await writeUpdate(report, existing, settings, options.prune === true);
+  if (options.mode === 'update') {
+    const next = await writeUpdate(report, existing, settings, options.prune === true);
+    return { report, classList: next };
+  }
   if (options.mode === 'check') await judge(report, existing?.list, await base, settings, options);
-  return report;
+  return { report, ...(existing ? { classList: existing.list } : {}) };
 }
 
-/** Update: writes the class list (when it changed) and records what it holds into the report. */
+/**
+ * Update: writes the class list (when it changed) and records what it holds into the report;
+ * the list as the file now holds it.
+ */
 async function writeUpdate(
   report: Report,
   existing: { list: ClassList; text: string } | undefined,
   settings: Settings,
   pruneAsked: boolean,
-): Promise<void> {
+): Promise<ClassList> {
   const prune = pruneAsked && !settings.partial;
   const next = updatedClassList(existing?.list, report.servers, prune);
   const audited = new Set(report.servers.map((s) => s.server));
@@ -329,6 +339,7 @@ async function writeUpdate(
   const text = serializeClassList(next);
   report.classListWritten = text !== existing?.text;
   if (report.classListWritten) await writeFileAtomic(settings.classList, text);
+  return next;
 }
 
 /** Check: the run's own findings, the policy (overrides, approval, waivers), and the verdict. */

@@ -18,6 +18,7 @@ import {
   readPidClock,
   readStat,
   scanChildren,
+  sinceServer,
   threadChildren,
   type PidClock,
 } from '../src/server/tree.js';
@@ -181,6 +182,20 @@ describe.runIf(linux)('descendants are remembered by pid and start time', () => 
     expect(pidsSince({ ...before, tasks: 10_900 }, { ...before, forks: 5001 })).toBeUndefined();
     expect(pidsSince(before, { ...before, pidMax: 4_194_304 })).toBeUndefined();
     expect(pidsSince(before, { ...before, forks: 4999 })).toBeUndefined();
+  });
+
+  it("sinceServer: read just after the spawn, the clock counts from the server's own pid, with a margin of starts", () => {
+    const read: PidClock = { lastPid: 5010, tasks: 200, forks: 90_000, pidMax: 32768 };
+    const before = sinceServer(read, 5000);
+    expect(before).toEqual({ lastPid: 4999, tasks: 200, forks: 89_000, pidMax: 32768 });
+    const fresh = pidsSince(before, { ...read, lastPid: 5020, forks: 90_020 });
+    expect([4999, 5000, 5010, 5020, 5021].map((pid) => fresh?.(pid))).toEqual([
+      false,
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('a process started after the clock was read holds one of the pids since; this process does not', () => {

@@ -12,7 +12,7 @@ import {
 } from '../clients/claude-settings.js';
 import type { ClientRulesInput } from '../clients/client-rules.js';
 import type { RuleNotesContext } from '../clients/rule-notes.js';
-import { readClassList } from '../files.js';
+import type { ClassList } from '../core/classlist.js';
 import { clientRulesInput } from '../config/client-settings.js';
 import { shellQuote } from '../config/settings.js';
 import type { ConfigFile } from '../config/file.js';
@@ -90,19 +90,14 @@ export async function actionClientRules(
  * run leaves it) maps to, in RUNNER_TEMP. Empty when there is no class list; a failure only warns.
  */
 export async function writeRulesOutput(
-  classListPath: string,
+  list: ClassList | undefined,
   mapping: RuleMapping,
   env: NodeJS.ProcessEnv,
 ): Promise<void> {
   const path = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'claude-settings.json');
   try {
-    const read = await readClassList(classListPath);
-    if (!read) return core.setOutput('rules', '');
-    const text = mergePermissions(
-      undefined,
-      permissionsFor(read.list, mapping),
-      serversOf(read.list),
-    );
+    if (!list) return core.setOutput('rules', '');
+    const text = mergePermissions(undefined, permissionsFor(list, mapping), serversOf(list));
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, text);
     core.setOutput('rules', path);

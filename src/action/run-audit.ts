@@ -292,8 +292,8 @@ async function audit(context: ActionContext, settings: Settings, known: Known): 
     (path) => repoRelative(path, env),
   );
   if (clientRules.check) options.clientRules = clientRules.check;
-  const { report, settled } = await runAudit(settings, options);
-  await writeRulesOutput(settings.classList, clientRules.mapping, env);
+  const { report, settled, classList } = await runAudit(settings, options);
+  await writeRulesOutput(classList, clientRules.mapping, env);
   const classListRepoPath = await repoPath;
   // Said once the audit has compared: if it failed first, nothing was compared.
   const warning = baseRead && (await baseRead).warning;

@@ -183,8 +183,6 @@ export class ServerProcess {
       );
     // Added here, not to the spec: a prestarted server is claimed by its spec.
     const id = markerId();
-    // Read before the spawn: the server and everything it starts get pids given out after it.
-    const clock = readPidClock();
     try {
       this.child = spawn(spec.command, spec.args, {
         cwd: spec.cwd,
@@ -204,7 +202,7 @@ export class ServerProcess {
         `${MARKER_VARIABLE}=${id}`,
         this.child.pid,
         readStat(this.child.pid)?.startTime,
-        clock,
+        readPidClock(),
       );
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (chunk: string) => this.stderr.push(chunk));

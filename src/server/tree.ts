@@ -119,6 +119,19 @@ export function readPidClock(): PidClock | undefined {
 
 /** The pids reserved below which a wrap never goes. */
 const RESERVED_PIDS = 300;
+/**
+ * Tasks that may have started between a server's spawn and the reading of the clock just after
+ * it (a fraction of a millisecond): counted as started since, many times over.
+ */
+const SPAWN_MARGIN = 1_000;
+
+/**
+ * The clock as it stood when `server` got its pid, from one read just after: the pids after the
+ * server's are the ones given out since, and the tasks started in between count as started.
+ */
+export function sinceServer(clock: PidClock, server: number): PidClock {
+  return { ...clock, lastPid: server - 1, forks: clock.forks - SPAWN_MARGIN };
+}
 
 /**
  * Which pids may belong to a process started between two readings of the clock. The kernel
@@ -196,11 +209,17 @@ export class ProcessTree {
   private marker: { entry: string; since: number; clock?: PidClock; server: number } | undefined;
 
   /**
-   * `clock` is the pid clock read just before the server started: the marked processes are then
-   * looked for only among the pids given out since (see pidsSince), not in all of /proc.
+   * `clock` is the pid clock read just after the server started, its pid `server`: what it
+   * starts gets pids given out after that one, so the marked processes are looked for only among
+   * the pids given out since (see pidsSince), not in all of /proc.
    */
   mark(entry: string, server: number, since: string | undefined, clock?: PidClock): void {
-    this.marker = { entry, since: Number(since ?? 0), server, ...(clock ? { clock } : {}) };
+    this.marker = {
+      entry,
+      since: Number(since ?? 0),
+      server,
+      ...(clock ? { clock: sinceServer(clock, server) } : {}),
+    };
   }
 
   /**
