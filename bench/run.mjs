@@ -118,6 +118,10 @@ if (!existsSync(join(DIST_SOURCE, 'cli.js'))) {
   process.exit(2);
 }
 cpSync(DIST_SOURCE, DIST, { recursive: true });
+// As in the repository or the installed package: the copies sit below a package.json that makes
+// their .js files ES modules (a build without dist/package.json, an older one as the baseline,
+// would otherwise be parsed twice per file, first as CommonJS).
+writeFileSync(join(WORK, 'package.json'), `${JSON.stringify({ type: 'module' })}\n`);
 const CLI = join(DIST, 'cli.js');
 // --baseline: an earlier build, copied too, whose ours and action run in the same rounds.
 const BASELINE_SOURCE = opts.baseline;

@@ -170,6 +170,11 @@ await writeFile(
 // The CLI is the package's bin: executable, with its shebang from src/cli.ts.
 await chmod(join(outdir, 'cli.js'), 0o755);
 
+// The bundles are ES modules, and say so themselves: wherever dist/ is copied, Node takes every
+// .js file in it as one at once. Without a package.json saying "type": "module" above them, Node
+// 20 and later first parse each file as CommonJS, fail on its import, and parse it again.
+await writeFile(join(outdir, 'package.json'), `${JSON.stringify({ type: 'module' })}\n`);
+
 async function files(dir) {
   const out = [];
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true }))

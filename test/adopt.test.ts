@@ -69,7 +69,14 @@ beforeAll(async () => {
 
 describe('the npm package', () => {
   it('holds what the CLI needs and nothing else', async () => {
-    const expected = ['LICENSE', 'README.md', 'package.json', ...(await cliClosure(DIST))];
+    // dist/package.json makes its .js files ES modules wherever the package is installed.
+    const expected = [
+      'LICENSE',
+      'README.md',
+      'package.json',
+      'dist/package.json',
+      ...(await cliClosure(DIST)),
+    ];
     expect(packed).toEqual(expected.sort());
     expect(packed).not.toContain('dist/index.js');
     expect(packed).not.toContain('action.yml');
