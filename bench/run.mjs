@@ -38,9 +38,9 @@ const BURN_MS = 50;
 
 const HELP = `Usage: npm run bench [-- options]
 
-  --runs N            timed rounds per server (default 7; fewer when a round is slow, see --budget)
+  --runs N            timed rounds per server (default 11; fewer when a round is slow, see --budget)
   --warmups N         warm-up rounds, which also measure peak memory (default 2)
-  --budget SECONDS    time the timed rounds of one server may take (default 40); the round count
+  --budget SECONDS    time the timed rounds of one server may take (default 60); the round count
                       drops to fit, but never below 3
   --only LIST         comma-separated subset: example,filesystem,many-100,many-1000,many-10000,
                       four-servers,cold
@@ -64,9 +64,9 @@ try {
 function parseBenchArgs() {
   return parseArgs({
     options: {
-      runs: { type: 'string', default: '7' },
+      runs: { type: 'string', default: '11' },
       warmups: { type: 'string', default: '2' },
-      budget: { type: 'string', default: '40' },
+      budget: { type: 'string', default: '60' },
       only: { type: 'string' },
       dist: { type: 'string' },
       baseline: { type: 'string' },
