@@ -3,7 +3,7 @@ import { quickAnswer, type CliResult } from './cli/help.js';
 import { describeError } from './errors.js';
 import { noWorkflowCommands } from './escape.js';
 import { prestartForCli, stopUnclaimed } from './prestart.js';
-import { exitOnceWritten } from './server/process.js';
+import { exitOnceWritten, stopsSettled } from './server/process.js';
 
 /**
  * A command that does real work: the server starts first (see prestart.ts), then the rest of the
@@ -21,7 +21,9 @@ async function runCommand(argv: string[]): Promise<CliResult> {
       stderr: `mcp-annotation-auditor: ${describeError(error)}\n`,
     };
   } finally {
+    // Whatever failed after the audit, no server outlives the command.
     await stopUnclaimed();
+    await stopsSettled();
   }
 }
 
