@@ -347,6 +347,26 @@ describe('the action, run as GitHub runs it', () => {
     expect(report.result).toBe(run.outputs.result);
   });
 
+  it.runIf(process.platform === 'linux')(
+    'a server that outlives its audit cannot replace the JSON report or the rules file: both are written once it is gone',
+    async () => {
+      const { dir } = await prWorkspace(api, { base: spec });
+      const server = ['node', join(SERVERS, 'lingers-and-overwrites.mjs')];
+      const run = await runIn(api, dir, { command: quote(server), comment: 'never' });
+      expect(run.code, run.stderr).toBe(0);
+      const report = JSON.parse(await readFile(run.outputs.report ?? '', 'utf8')) as {
+        tools: unknown[];
+        result: string;
+      };
+      expect(report.tools).toHaveLength(3);
+      expect(report.result).toBe('passed');
+      const rules = JSON.parse(await readFile(run.outputs.rules ?? '', 'utf8')) as {
+        permissions: { deny: string[] };
+      };
+      expect(rules.permissions.deny).toEqual(['mcp__notes__delete_note']);
+    },
+  );
+
   it('an output file the runner did not create fails the step in one line, not a stack trace', async () => {
     const { dir, base } = await prWorkspace(api, { base: spec });
     const missing = join(await tempDir(), 'no-such-dir', 'output');

@@ -28,8 +28,6 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     const contextKnown = knownOf(context, known);
     const outcome = await within(contextKnown, () => auditOrReportFile(context, contextKnown));
     await within(outcome.known, () => publish(outcome, context));
-    // The servers exited while publish rendered and posted; the step ends once they are gone.
-    if ('settled' in outcome) await outcome.settled;
   } catch (error) {
     await publishFailure(error, token, (name) => getOptionalInput(name, env), env);
   }

@@ -42,8 +42,6 @@ export interface Audited {
   /** What the comment says of the Claude Code rules of each changed tool (check with settings). */
   clientRules?: ActionClientRules['notes'];
   known: Known;
-  /** When every server this job started is gone: publish renders and posts meanwhile. */
-  settled?: Promise<void>;
 }
 
 /** A report file that holds an audit that could not run. */
@@ -293,6 +291,10 @@ async function audit(context: ActionContext, settings: Settings, known: Known): 
   );
   if (clientRules.check) options.clientRules = clientRules.check;
   const { report, settled, classList } = await runAudit(settings, options);
+  // The JSON report is rendered while the servers exit; like everything this step writes, it is
+  // written once they are gone, so that a server that lingers cannot replace it.
+  const json = renderJson(report);
+  await settled;
   await writeRulesOutput(classList, clientRules.mapping, env);
   const classListRepoPath = await repoPath;
   // Said once the audit has compared: if it failed first, nothing was compared.
@@ -308,7 +310,7 @@ async function audit(context: ActionContext, settings: Settings, known: Known): 
   const reportPath = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'report.json');
   await within(after, async () => {
     await mkdir(dirname(reportPath), { recursive: true });
-    await writeFile(reportPath, renderJson(report));
+    await writeFile(reportPath, json);
   });
   return {
     report,
@@ -319,7 +321,6 @@ async function audit(context: ActionContext, settings: Settings, known: Known): 
     ...(context.prNumber !== undefined ? { prNumber: context.prNumber } : {}),
     ...(clientRules.notes ? { clientRules: clientRules.notes } : {}),
     known: after,
-    settled,
   };
 }
 
