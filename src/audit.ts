@@ -306,6 +306,8 @@ async function auditServers(
     findings: [],
   };
   if (options.mode === 'update') {
+    // Written once every server is gone: one that lingers after its stop cannot replace it.
+    await allStopped();
     const next = await writeUpdate(report, existing, settings, options.prune === true);
     return { report, classList: next };
   }

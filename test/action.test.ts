@@ -617,6 +617,20 @@ describe('the action, run as GitHub runs it', () => {
     );
   });
 
+  it.runIf(process.platform === 'linux')(
+    'update mode writes the class list once the server is gone: one that lingers to overwrite it cannot',
+    async () => {
+      const dir = await tempDir();
+      const classList = join(dir, 'mcp-tool-classes.json');
+      const server = ['node', join(SERVERS, 'lingers-and-overwrites.mjs'), classList];
+      const run = await runIn(api, dir, { command: quote(server), mode: 'update' });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.outputs.result).toBe('updated');
+      const written = JSON.parse(await readFile(classList, 'utf8')) as { tools: object };
+      expect(Object.keys(written.tools)).toContain('mcp__notes__delete_note');
+    },
+  );
+
   it('settings in the config file take effect when the workflow sets no input', async () => {
     const { dir, base } = await prWorkspace(api, { base: spec });
     const config = 'classList: tools.json\nfailOn: never\npolicies: [explicit]\n';
