@@ -2,7 +2,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { statSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { AuditError, getErrorMessage } from '../errors.js';
-import { onlyZombiesIn, ProcessTree, readPidClock, readStat } from './tree.js';
+import { onlyZombiesIn, ProcessTree, readStat } from './tree.js';
 
 /** Variables a server needs to run at all; everything else must be named to reach it. */
 export const BASE_ENV = [
@@ -198,12 +198,7 @@ export class ServerProcess {
     live.add(this);
     // Its stat stays readable until Node reaps it, which cannot happen before this returns.
     if (this.child.pid !== undefined)
-      this.descendants.mark(
-        `${MARKER_VARIABLE}=${id}`,
-        this.child.pid,
-        readStat(this.child.pid)?.startTime,
-        readPidClock(),
-      );
+      this.descendants.mark(`${MARKER_VARIABLE}=${id}`, readStat(this.child.pid)?.startTime);
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (chunk: string) => this.stderr.push(chunk));
     this.stderrEnded = new Promise((resolve) => {

@@ -69,11 +69,8 @@ export function threadChildren(pid: number): number[] {
   });
 }
 
-/**
- * Every process's stat, from one pass over /proc (only the pids `only` keeps, when given);
- * undefined where there is no /proc to read.
- */
-function procStats(only?: (pid: number) => boolean): Map<number, ProcStat> | undefined {
+/** Every process's stat, from one pass over /proc; undefined where there is no /proc to read. */
+function procStats(): Map<number, ProcStat> | undefined {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -83,74 +80,10 @@ function procStats(only?: (pid: number) => boolean): Map<number, ProcStat> | und
   const stats = new Map<number, ProcStat>();
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    const pid = Number(entry);
-    if (only && !only(pid)) continue;
-    const stat = readStat(pid);
-    if (stat) stats.set(pid, stat);
+    const stat = readStat(Number(entry));
+    if (stat) stats.set(Number(entry), stat);
   }
   return stats;
-}
-
-/** Where the kernel's handing out of pids stands: the last one given, and how many so far. */
-export interface PidClock {
-  /** The pid most recently given out in this pid namespace (/proc/loadavg). */
-  lastPid: number;
-  /** Tasks (processes and threads) that hold a pid now. */
-  tasks: number;
-  /** Tasks created since boot, every thread too (/proc/stat "processes"). */
-  forks: number;
-  /** Pids run from 300 to pid_max - 1, then wrap (/proc/sys/kernel/pid_max). */
-  pidMax: number;
-}
-
-/** Linux only: the pid clock now, or undefined when any part of it cannot be read. */
-export function readPidClock(): PidClock | undefined {
-  if (process.platform !== 'linux') return undefined;
-  try {
-    const load = /\s\d+\/(\d+)\s+(\d+)\s*$/.exec(readFileSync('/proc/loadavg', 'latin1'));
-    const forks = /^processes (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'));
-    const pidMax = Number(readFileSync('/proc/sys/kernel/pid_max', 'latin1'));
-    if (!load || !forks || !(pidMax > 0)) return undefined;
-    return { tasks: Number(load[1]), lastPid: Number(load[2]), forks: Number(forks[1]), pidMax };
-  } catch {
-    return undefined;
-  }
-}
-
-/** The pids reserved below which a wrap never goes. */
-const RESERVED_PIDS = 300;
-/**
- * Tasks that may have started between a server's spawn and the reading of the clock just after
- * it (a fraction of a millisecond): counted as started since, many times over.
- */
-const SPAWN_MARGIN = 1_000;
-
-/**
- * The clock as it stood when `server` got its pid, from one read just after: the pids after the
- * server's are the ones given out since, and the tasks started in between count as started.
- */
-export function sinceServer(clock: PidClock, server: number): PidClock {
-  return { ...clock, lastPid: server - 1, forks: clock.forks - SPAWN_MARGIN };
-}
-
-/**
- * Which pids may belong to a process started between two readings of the clock. The kernel
- * gives pids out in turn, skipping those in use and wrapping at pid_max, so every task started
- * since `before` holds a pid after `before.lastPid` and up to `now.lastPid`, wrapped or not,
- * unless the turn came round past `before.lastPid` again. It cannot have: each task started since
- * moved it by one, and each pid it skipped was in use, by a task started since or by one alive at
- * `before` (as its pid, or as the process group or session id its members still hold: three per
- * task at most); while twice the starts plus three times the tasks alive at `before` stay short
- * of the pids there are, the turn has not come round. Otherwise (or when the clocks disagree on
- * pid_max) undefined: every process is to be read.
- */
-export function pidsSince(before: PidClock, now: PidClock): ((pid: number) => boolean) | undefined {
-  const started = now.forks - before.forks;
-  if (now.pidMax !== before.pidMax || started < 0) return undefined;
-  if (2 * started + 3 * before.tasks + RESERVED_PIDS >= before.pidMax) return undefined;
-  const from = before.lastPid;
-  const to = now.lastPid;
-  return to >= from ? (pid) => pid > from && pid <= to : (pid) => pid > from || pid <= to;
 }
 
 /** Every parent's children, from one pass over /proc: for kernels without per-thread lists. */
@@ -206,20 +139,10 @@ export class ProcessTree {
    * The environment entry (`NAME=value`) of this server's marker, and the server's start time:
    * a process that carries the entry and started no earlier is one of its descendants.
    */
-  private marker: { entry: string; since: number; clock?: PidClock; server: number } | undefined;
+  private marker: { entry: string; since: number } | undefined;
 
-  /**
-   * `clock` is the pid clock read just after the server started, its pid `server`: what it
-   * starts gets pids given out after that one, so the marked processes are looked for only among
-   * the pids given out since (see pidsSince), not in all of /proc.
-   */
-  mark(entry: string, server: number, since: string | undefined, clock?: PidClock): void {
-    this.marker = {
-      entry,
-      since: Number(since ?? 0),
-      server,
-      ...(clock ? { clock: sinceServer(clock, server) } : {}),
-    };
+  mark(entry: string, since: string | undefined): void {
+    this.marker = { entry, since: Number(since ?? 0) };
   }
 
   /**
@@ -229,13 +152,8 @@ export class ProcessTree {
    */
   private collectMarked(): void {
     if (process.platform !== 'linux' || !this.marker) return;
-    const { entry, since, clock, server } = this.marker;
-    const now = clock && readPidClock();
-    const fresh = clock && now ? pidsSince(clock, now) : undefined;
-    // The server's own pid is among those given out since, or the clock is not this /proc's (a
-    // pid namespace apart): then every process is read.
-    const only = fresh?.(server) ? fresh : undefined;
-    for (const [pid, stat] of procStats(only) ?? []) {
+    const { entry, since } = this.marker;
+    for (const [pid, stat] of procStats() ?? []) {
       if (this.seen.has(pid) || stat.state === 'Z' || Number(stat.startTime) < since) continue;
       if (pid !== process.pid && carries(pid, entry)) this.seen.set(pid, stat.startTime);
     }
