@@ -362,6 +362,8 @@ const SERVERS = [
 const classListOf = (server) => join(WORK, `${server.id}.classes.json`);
 /** @param {Server} server */
 const baseClassListOf = (server) => join(WORK, `${server.id}.baseline-classes.json`);
+/** The servers whose baseline update failed: the baseline's candidates sit those out. */
+const baselineFailed = new Set();
 
 /**
  * @typedef {{ id: 'floor' | 'floorLoad' | 'floorBurn' | 'floorPinned' | 'ours' | 'oursPinned' | 'action' | 'inspector' | 'ours24' | 'oursBase' | 'actionBase', argv: string[], ok: (code: number | null, stdout: string) => boolean,
@@ -489,8 +491,9 @@ function candidatesFor(server) {
   // findings; what tells a run that audited from one that could not is the verdict line.
   list.push(actionCandidate(server, 'action', ACTION, classListOf(server)));
   // --baseline: the earlier build's ours and action in the same rounds, each on a class list
-  // that build's own update wrote. Not reference: they run in every round the others run in.
-  if (BASELINE)
+  // that build's own update wrote (left out where that update failed: check would then measure
+  // a run with no class list). They sit out the rounds that ours and the action sit out.
+  if (BASELINE && !baselineFailed.has(server.id))
     list.push(
       {
         ...list[1],
@@ -512,7 +515,6 @@ function candidatesFor(server) {
           join(BASELINE, 'index.js'),
           baseClassListOf(server),
         ),
-        reference: false,
       },
     );
   if (INSPECTOR_ON)
@@ -650,7 +652,7 @@ function shuffled(items, round) {
 }
 
 /**
- * The median of per-round ratios a/b: each ratio compares two processes run back to back.
+ * The median of per-round ratios a/b: each ratio compares two processes run in the same round.
  * @param {Map<string, number>[]} rounds @param {string} a @param {string} b
  */
 function pairedRatio(rounds, a, b) {
@@ -717,10 +719,12 @@ for (const server of SERVERS) {
       '--',
       ...server.cmd,
     ]);
-    if (baseUpdate.code !== 0)
+    if (baseUpdate.code !== 0) {
+      baselineFailed.add(server.id);
       notes.push(
-        `${server.label}: the baseline's update failed (exit ${baseUpdate.code}): ${lastLines(baseUpdate.stderr || baseUpdate.stdout)}`,
+        `${server.label}: the baseline not run, its update failed (exit ${baseUpdate.code}): ${lastLines(baseUpdate.stderr || baseUpdate.stdout)}`,
       );
+    }
   }
   const recorded = Object.keys(JSON.parse(readFileSync(classListOf(server), 'utf8')).tools).length;
   const result = await bench(server.id, candidatesFor(server));
@@ -1066,7 +1070,7 @@ const targets = [];
 const verdict = (/** @type {boolean} */ pass) => (pass ? 'PASS' : 'FAIL');
 
 // --baseline: each row's ratios next to the earlier build's, from the same rounds. The change is
-// the median of per-round ours/oursBase (action/actionBase): the two ran back to back each round,
+// the median of per-round ours/oursBase (action/actionBase): the two ran in the same round,
 // so drift of the machine between two separate benchmark runs does not enter it.
 /** The most a ratio may grow against the baseline. */
 const BASELINE_SLACK = 1.03;

@@ -79,9 +79,11 @@ function assertLeftOut(result) {
 
 /**
  * @actions/core imports @actions/http-client (and with it undici and tunnel, about 450 kB) for
- * getIDToken, which the action never calls. None of the three does anything as it loads, so they
- * are declared free of side effects: unused, they are left out of the action's first chunks, and
- * undici is read only when the action makes a request (the Octokit chunk, loaded for a token).
+ * getIDToken, which the action never calls. They are declared free of side effects, so that
+ * unused they are left out of the action's first chunks: undici is read only with the Octokit
+ * chunk, which the action loads for a token, before any server is listed (see loadGitHub). The
+ * one thing undici does as it loads, installing its agent as the global dispatcher that Node's
+ * own fetch also uses (the HTTP transport's requests), then happens before a listing or never.
  */
 const SIDE_EFFECT_FREE = /^(@actions\/http-client(\/.*)?|undici|tunnel)$/;
 const sideEffectFree = {

@@ -233,7 +233,10 @@ export async function runAudit(settings: Settings, options: AuditOptions): Promi
     await allStopped();
     throw error;
   }
-  return { ...done, settled: allStopped() };
+  const settled = allStopped();
+  // Awaited by the caller once it has rendered; until then a failure must not count as unhandled.
+  settled.catch(() => undefined);
+  return { ...done, settled };
 }
 
 /** The base class list, parsed once it is read: it fails now if it is here and does not parse. */

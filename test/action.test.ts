@@ -618,6 +618,23 @@ describe('the action, run as GitHub runs it', () => {
   });
 
   it.runIf(process.platform === 'linux')(
+    'a config file that fails before the audit: the server started early is gone before the failed report is written',
+    async () => {
+      const dir = await tempDir();
+      await mkdir(join(dir, '.github'), { recursive: true });
+      await writeFile(join(dir, '.github', 'mcp-annotation-auditor.yml'), 'failOn: sometimes\n');
+      const server = ['node', join(SERVERS, 'lingers-and-overwrites.mjs')];
+      const run = await runIn(api, dir, { command: quote(server), comment: 'never' });
+      expect(run.code).toBe(1);
+      expect(run.outputs.result).toBe('error');
+      const report = JSON.parse(await readFile(run.outputs.report ?? '', 'utf8')) as {
+        result: string;
+      };
+      expect(report.result).toBe('error');
+    },
+  );
+
+  it.runIf(process.platform === 'linux')(
     'update mode writes the class list once the server is gone: one that lingers to overwrite it cannot',
     async () => {
       const dir = await tempDir();

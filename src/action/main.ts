@@ -4,6 +4,8 @@
 // src/index.ts.
 import * as core from '@actions/core';
 import { getOptionalInput, inputSecrets } from '../config/inputs.js';
+import { stopUnclaimed } from '../prestart.js';
+import { stopsSettled } from '../server/process.js';
 import { knownOf, readContext } from './context.js';
 import { nothingKnown, publishFailure, within } from './failure.js';
 import { publish } from './publish.js';
@@ -29,6 +31,10 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     const outcome = await within(contextKnown, () => auditOrReportFile(context, contextKnown));
     await within(outcome.known, () => publish(outcome, context));
   } catch (error) {
+    // A failure before the audit (the config file, say) finds the server started early still
+    // running: it is stopped first, so that what the failure writes is not written under it.
+    await stopUnclaimed();
+    await stopsSettled();
     await publishFailure(error, token, (name) => getOptionalInput(name, env), env);
   }
 }
