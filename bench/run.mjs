@@ -18,7 +18,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
-import { delimiter, dirname, join, relative } from 'node:path';
+import { basename, delimiter, dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -146,9 +146,18 @@ const PINNING =
  * What `check` loads past its entry when there is no config file: the commands chunk and the MCP
  * SDK's chunk (src/server/sdk.ts), with the chunks they import. The floor+load reference imports these.
  */
-const LOADED_BY_CHECK = readdirSync(join(DIST, 'chunks'))
-  .filter((name) => /^(commands|sdk)-.*\.js$/.test(name))
-  .map((name) => join(DIST, 'chunks', name));
+const LOADED_BY_CHECK = (() => {
+  // Only the CLI's own: the action's build has chunks of the same names (its own copy of the SDK).
+  const seen = new Set();
+  const next = [join(DIST, 'cli.js')];
+  for (let file = next.pop(); file !== undefined; file = next.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*"(\.\/[^"]+)"/g))
+      next.push(join(dirname(file), m[1] ?? ''));
+  }
+  return [...seen].filter((file) => /^(commands|sdk)-.*\.js$/.test(basename(file)));
+})();
 /** @param {string} dir @returns {string[]} */
 const allFiles = (dir) =>
   readdirSync(dir, { withFileTypes: true })
