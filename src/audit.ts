@@ -11,7 +11,8 @@ import {
 import type { ServerSettings, Settings } from './config/settings.js';
 import { changeFindings, diffRecords, driftFindings, isSchemaOnly } from './core/diff.js';
 import { AuditError } from './errors.js';
-import { readClassList, writeFileAtomic } from './files.js';
+import { confinedPath, repositoryRoot, writeConfined, type WriteRoot } from './confined.js';
+import { readClassList } from './files.js';
 import { gitShow } from './git.js';
 import type { Finding } from './core/findings.js';
 import { auditListings, liveRecords } from './core/listings.js';
@@ -81,6 +82,8 @@ export interface AuditOptions {
   baseFindings?: Finding[] | Promise<Finding[]>;
   /** For update: remove the entries of servers this run did not audit (--prune). */
   prune?: boolean;
+  /** For update: where the class list may be written (default: the CLI's repositoryRoot). */
+  writeRoot?: WriteRoot | Promise<WriteRoot>;
 }
 
 /** The command line or URL, for people: only a URL's scheme, host and port; no secret of a command line. */
@@ -287,6 +290,10 @@ async function auditServers(
   settings: Settings,
   options: AuditOptions,
 ): Promise<{ report: Report; classList?: ClassList }> {
+  // Update checks where it will write before any server starts, and before it reads the file.
+  const root =
+    options.mode === 'update' ? await (options.writeRoot ?? repositoryRoot()) : undefined;
+  if (root) await confinedPath(settings.classList, root, 'the class list');
   const existing = await readClassList(settings.classList);
   const base = baseList(settings, options);
   const servers = await auditEach(settings, (server) =>
@@ -311,7 +318,10 @@ async function auditServers(
   if (options.mode === 'update') {
     // Written once every server is gone: one that lingers after its stop cannot replace it.
     await allStopped();
-    const next = await writeUpdate(report, existing, settings, options.prune === true);
+    const next = await writeUpdate(report, existing, settings, {
+      prune: options.prune === true,
+      root: root as WriteRoot,
+    });
     return { report, classList: next };
   }
   if (options.mode === 'check') await judge(report, existing?.list, await base, settings, options);
@@ -326,9 +336,9 @@ async function writeUpdate(
   report: Report,
   existing: { list: ClassList; text: string } | undefined,
   settings: Settings,
-  pruneAsked: boolean,
+  write: { prune: boolean; root: WriteRoot },
 ): Promise<ClassList> {
-  const prune = pruneAsked && !settings.partial;
+  const prune = write.prune && !settings.partial;
   const next = updatedClassList(existing?.list, report.servers, prune);
   const audited = new Set(report.servers.map((s) => s.server));
   const others = [...(existing?.list.tools.values() ?? [])].filter((r) => !audited.has(r.server));
@@ -343,7 +353,8 @@ async function writeUpdate(
   }
   const text = serializeClassList(next);
   report.classListWritten = text !== existing?.text;
-  if (report.classListWritten) await writeFileAtomic(settings.classList, text);
+  if (report.classListWritten)
+    await writeConfined(settings.classList, text, write.root, 'the class list');
   return next;
 }
 

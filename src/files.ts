@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { parseSettings, type SettingsFile } from './clients/claude-settings.js';
 import { parseClassList, type ClassList } from './core/classlist.js';
 import { AuditError, getErrorMessage } from './errors.js';
@@ -8,8 +7,8 @@ import type { FailedRun } from './report/json.js';
 import { parseReport } from './report/reportfile.js';
 
 /*
- * The files the audit reads and writes (the class list, a report file, Claude Code settings
- * files): the I/O around the pure parsers and serializers of core/, report/ and clients/.
+ * The files the audit reads (the class list, a report file, Claude Code settings files): the I/O
+ * around the pure parsers of core/, report/ and clients/. Every write goes through confined.ts.
  */
 
 /**
@@ -37,32 +36,6 @@ export async function readClassList(
 export async function readSettingsFile(path: string): Promise<SettingsFile | undefined> {
   const text = await readTextIfPresent(path, `the settings file ${path}`);
   return text === undefined ? undefined : parseSettings(text, path);
-}
-
-/**
- * Writes through a temporary file and a rename, so a reader never sees half a file. A symlink is
- * written through to its target (the rename would replace the link), and the file keeps its mode.
- */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  let target = path;
-  let mode: number | undefined;
-  try {
-    target = await realpath(path);
-    mode = (await stat(target)).mode & 0o7777;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new AuditError(`Could not write ${path}: ${(error as Error).message}.`);
-  }
-  const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, text, 'utf8');
-    // Set after writing: a mode given to writeFile is narrowed by the umask.
-    if (mode !== undefined) await chmod(temp, mode);
-    await rename(temp, target);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw new AuditError(`Could not write ${path}: ${(error as Error).message}.`);
-  }
 }
 
 /** Reads a JSON report of an earlier run (the report-file input); see parseReport. */

@@ -1,5 +1,15 @@
-import { chmod, lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import {
+  chmod,
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  realpath,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   classListSchemas,
@@ -10,7 +20,8 @@ import {
   wellFormed,
 } from '../src/core/classlist.js';
 import { jsonErrorOffset } from '../src/core/jsontext.js';
-import { readClassList, writeFileAtomic } from '../src/files.js';
+import { writeConfined, type WriteRoot } from '../src/confined.js';
+import { readClassList } from '../src/files.js';
 import { describeError } from '../src/errors.js';
 import { tempDir } from './support/cli.js';
 import { variants } from './support/variants.js';
@@ -250,7 +261,15 @@ describe('parseClassList: a broken entry gives advice that works', () => {
   });
 });
 
-describe('writeFileAtomic', () => {
+describe('writeConfined', () => {
+  const writeFileAtomic = async (path: string, text: string) => {
+    const root: WriteRoot = {
+      path: await realpath(dirname(path)),
+      name: 'the test folder',
+      links: 'inside',
+    };
+    await writeConfined(path, text, root, 'the file');
+  };
   it('writes through a symlink to its target, and the link stays a link', async () => {
     const dir = await tempDir();
     await mkdir(join(dir, 'real'));

@@ -1,6 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import * as core from '@actions/core';
 import {
   mergePermissions,
@@ -11,6 +10,7 @@ import {
   type RuleMapping,
 } from '../clients/claude-settings.js';
 import type { ClientRulesInput } from '../clients/client-rules.js';
+import { runnerTempRoot, writeConfined } from '../confined.js';
 import type { RuleNotesContext } from '../clients/rule-notes.js';
 import type { ClassList } from '../core/classlist.js';
 import { clientRulesInput } from '../config/client-settings.js';
@@ -98,8 +98,8 @@ export async function writeRulesOutput(
   try {
     if (!list) return core.setOutput('rules', '');
     const text = mergePermissions(undefined, permissionsFor(list, mapping), serversOf(list));
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, text);
+    const what = 'the Claude Code settings file';
+    await writeConfined(path, text, await runnerTempRoot(env), what);
     core.setOutput('rules', path);
   } catch (error) {
     core.setOutput('rules', '');

@@ -1,7 +1,8 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import * as core from '@actions/core';
+import { runnerTempRoot, writeConfined } from '../confined.js';
 import type { EraSetting } from '../config/settings.js';
 import type { Policy } from '../config/defaults.js';
 import { parseClassList } from '../core/classlist.js';
@@ -92,8 +93,7 @@ async function recordedServers(path: string): Promise<string[]> {
 async function writeFailedRun(run: FailedRun, env: NodeJS.ProcessEnv): Promise<void> {
   const path = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'report.json');
   try {
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, renderFailedRun(run));
+    await writeConfined(path, renderFailedRun(run), await runnerTempRoot(env), 'the report');
     core.setOutput('report', path);
   } catch (error) {
     core.warning(

@@ -1,5 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import * as core from '@actions/core';
 import { allFindings, keyedFindings, reportCounts, type Report } from '../report/report.js';
 import type { Waiver } from '../config/settings.js';
@@ -7,7 +6,8 @@ import { waiverLines } from '../config/file.js';
 import { toolLines } from '../core/classlist.js';
 import { findingText, type Finding } from '../core/findings.js';
 import { bySeverity } from '../core/rules.js';
-import { getErrorMessage } from '../errors.js';
+import { repositoryRoot, writeConfined } from '../confined.js';
+import { AuditError, describeError, getErrorMessage } from '../errors.js';
 import { terminalSafe } from '../escape.js';
 import type { CommentContext } from '../report/comment.js';
 import { renderMarkdown } from '../report/markdown.js';
@@ -110,13 +110,13 @@ function annotate({ level, message, props }: Annotation): void {
 }
 
 /** Writes the SARIF file, its folder too; a path that cannot be written fails the step, later. */
-async function writeSarif(path: string, sarif: string): Promise<void> {
+async function writeSarif(path: string, sarif: string, env: NodeJS.ProcessEnv): Promise<void> {
   try {
-    await mkdir(dirname(resolve(path)), { recursive: true });
-    await writeFile(path, sarif);
+    const root = await repositoryRoot(env.GITHUB_WORKSPACE ?? process.cwd());
+    await writeConfined(path, sarif, root, 'the SARIF file');
   } catch (error) {
     core.setFailed(
-      `Could not write the SARIF file ${terminalSafe(path, 200)} (input sarif-file): ${terminalSafe(getErrorMessage(error), 200)}. The summary and outputs are written; fix the path.`,
+      `Could not write the SARIF file ${terminalSafe(path, 200)} (input sarif-file): ${terminalSafe(error instanceof AuditError ? describeError(error) : `${getErrorMessage(error)}.`, 600)} The summary and outputs are written; fix the path.`,
     );
   }
 }
@@ -226,7 +226,11 @@ export async function publish(
   writeResults(outcome);
   const { sarifFile, reportFile } = context.inputs;
   if (sarifFile)
-    await writeSarif(sarifFile, renderSarif(report, classListText, classListRepoPath, VERSION));
+    await writeSarif(
+      sarifFile,
+      renderSarif(report, classListText, classListRepoPath, VERSION),
+      context.env,
+    );
   const posted =
     report.mode === 'check' ? await publishCheck(outcome, context, classListText) : undefined;
   if (posted?.notes.length) appendSummary(posted.notes.map((n) => `> ${n}`).join('\n'));

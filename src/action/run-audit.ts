@@ -1,6 +1,7 @@
-import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { repositoryRoot, runnerTempRoot, writeConfined } from '../confined.js';
 import * as core from '@actions/core';
 import { runAudit, type AuditOptions } from '../audit.js';
 import { actionClientRules, writeRulesOutput, type ActionClientRules } from './client-rules.js';
@@ -235,6 +236,9 @@ function auditOptions(
 ): { options: AuditOptions; baseRead?: Promise<BaseRead> } {
   const { inputs, pull } = context;
   const options: AuditOptions = { mode: inputs.mode, updateCommand: context.updateCommand };
+  // The class list update writes stays in the workspace, whatever working-directory leads to.
+  if (inputs.mode === 'update')
+    options.writeRoot = repositoryRoot(context.env.GITHUB_WORKSPACE ?? process.cwd());
   const baseRead =
     inputs.mode === 'check' && pull ? readBaseAt(context, settings, pull) : undefined;
   if (baseRead) {
@@ -309,8 +313,7 @@ async function audit(context: ActionContext, settings: Settings, known: Known): 
   };
   const reportPath = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'report.json');
   await within(after, async () => {
-    await mkdir(dirname(reportPath), { recursive: true });
-    await writeFile(reportPath, json);
+    await writeConfined(reportPath, json, await runnerTempRoot(env), 'the report');
   });
   return {
     report,

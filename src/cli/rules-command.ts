@@ -1,10 +1,9 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ClassList } from '../core/classlist.js';
-import { readClassList, readSettingsFile, writeFileAtomic } from '../files.js';
+import { confinedPath, repositoryRoot, writeConfined } from '../confined.js';
+import { readClassList, readSettingsFile } from '../files.js';
 import {
-  mergePermissions,
+  mergeSettings,
   parseMapping,
   permissionsFor,
   serversOf,
@@ -17,6 +16,7 @@ import { terminalSafe } from '../escape.js';
 import { HELP, type CliResult } from './help.js';
 import { NPX_COMMAND } from '../version.js';
 import { DECISIONS } from '../clients/permissions.js';
+import type { RemovedRule } from '../clients/removed-rules.js';
 
 function usageError(message: string): AuditError {
   return new AuditError(message, `Run ${NPX_COMMAND} rules --help for usage.`);
@@ -50,6 +50,49 @@ function renderTable(list: ClassList, permissions: Permissions): string {
   return `${[line(['rule', 'tool', 'class', 'reach']), ...rows.map(line)].join('\n')}\n`;
 }
 
+/** The lines that tell each rule a write takes out, and why: said before the file is written. */
+function removedLines(target: string, removed: RemovedRule[]): string {
+  if (!removed.length) return '';
+  const lines = removed.map(
+    (r) =>
+      `  permissions.${r.list} line ${r.line}: ${terminalSafe(r.rule, 200)} (${terminalSafe(r.why, 300)})`,
+  );
+  const n = removed.length;
+  return `${n === 1 ? 'This rule' : `These ${n} rules`} of ${terminalSafe(target, 200)} ${n === 1 ? 'is' : 'are'} removed or replaced (the class list's rules replace every rule of its servers):\n${lines.join('\n')}\n`;
+}
+
+/**
+ * `rules --write`: merges the rules into the settings file, inside the repository only (a path
+ * or link that leads out of it is refused before the file is read), and says what it removed.
+ */
+async function writeRules(
+  target: string,
+  format: string,
+  list: ClassList,
+  permissions: Permissions,
+  servers: Set<string>,
+): Promise<CliResult> {
+  const root = await repositoryRoot();
+  const what = 'the settings file';
+  // Checked before it is read, so that a link out of the repository is never read either.
+  await confinedPath(target, root, what);
+  const existing = await readSettingsFile(target);
+  const merged = mergeSettings(existing, permissions, servers);
+  const changed = merged.text !== existing?.text;
+  if (changed) await writeConfined(target, merged.text, root, what);
+  const count = DECISIONS.reduce((n, d) => n + permissions[d].length, 0);
+  const names = [...servers].sort().map((s) => terminalSafe(s, 100));
+  const told = removedLines(target, merged.removed);
+  return {
+    exitCode: 0,
+    stdout:
+      format === 'text'
+        ? `${renderTable(list, permissions)}\n${told}${changed ? 'Wrote' : 'Unchanged:'} ${terminalSafe(target, 200)} (${count} rule${count === 1 ? '' : 's'} for ${names.length === 1 ? 'server' : 'servers'} ${names.join(', ') || '(none)'}; every other key and rule kept).\n`
+        : `${JSON.stringify({ written: changed, file: target, permissions, removed: merged.removed }, null, 2)}\n`,
+    stderr: format === 'text' ? '' : told,
+  };
+}
+
 /** `rules`: the Claude Code permissions the reviewed class list maps to, printed or merged into a file. */
 export async function runRules(args: string[]): Promise<CliResult> {
   let values;
@@ -79,26 +122,8 @@ export async function runRules(args: string[]): Promise<CliResult> {
   const classListPath = values['class-list'] ?? file?.classList ?? DEFAULT_CLASS_LIST;
   const list = await requiredClassList(classListPath);
   const permissions = permissionsFor(list, mapping);
-  const servers = serversOf(list);
-  if (values.write !== undefined) {
-    const target = values.write;
-    const existing = await readSettingsFile(target);
-    const text = mergePermissions(existing, permissions, servers);
-    const changed = text !== existing?.text;
-    // A first write makes .claude/ too.
-    if (!existing) await mkdir(dirname(target), { recursive: true });
-    if (changed) await writeFileAtomic(target, text);
-    const count = DECISIONS.reduce((n, d) => n + permissions[d].length, 0);
-    const names = [...servers].sort().map((s) => terminalSafe(s, 100));
-    return {
-      exitCode: 0,
-      stdout:
-        format === 'text'
-          ? `${renderTable(list, permissions)}\n${changed ? 'Wrote' : 'Unchanged:'} ${terminalSafe(target, 200)} (${count} rule${count === 1 ? '' : 's'} for ${names.length === 1 ? 'server' : 'servers'} ${names.join(', ') || '(none)'}; every other key and rule kept).\n`
-          : `${JSON.stringify({ written: changed, file: target, permissions }, null, 2)}\n`,
-      stderr: '',
-    };
-  }
+  if (values.write !== undefined)
+    return writeRules(values.write, format, list, permissions, serversOf(list));
   return {
     exitCode: 0,
     stdout:

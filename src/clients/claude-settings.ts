@@ -5,6 +5,7 @@ import { parseJsonText } from '../core/jsontext.js';
 import { AuditError } from '../errors.js';
 import { lazily } from '../lazy.js';
 import { DECISIONS, splitMcpName, type Decision, type SettingsRule } from './permissions.js';
+import { removedRules, type RemovedRule } from './removed-rules.js';
 
 /*
  * Claude Code settings files: the permissions the reviewed class list maps to, reading a settings
@@ -380,26 +381,66 @@ function applyEdits(text: string, edits: Edit[]): string {
 }
 
 /**
- * The settings text with each permissions list's rules of `servers` replaced by `next`'s, put
- * where the first of them stood (else at the end). Every other key and rule keeps its place and
- * its bytes; indent, line ends, final newline and a byte order mark stay as they were. A list
- * whose rules do not change is not touched at all, so a second run changes nothing.
+ * Refuses a file that holds a key of the path the write edits twice (`permissions`, or one of
+ * its lists): JSON keeps the last, so an edit of the first would say "Wrote" and change nothing
+ * Claude Code reads.
  */
+function refuseDuplicateKeys(spans: Span[], path: string): void {
+  for (const key of [['permissions'], ...DECISIONS.map((d) => ['permissions', d])]) {
+    const lines = spans
+      .filter((s) => s.path.length === key.length && s.path.every((p, i) => p === key[i]))
+      .map((s) => s.line);
+    if (lines.length < 2) continue;
+    const name = key.join('.');
+    throw new AuditError(
+      `The settings file ${path} has "${name}" ${lines.length} times (lines ${lines.join(', ')}): JSON keeps only the last, so the rules of the others count for nothing.`,
+      `Merge them into one "${name}" by hand (keep the rules that should count), then run rules --write again; the auditor will not edit a file whose rules it cannot place.`,
+    );
+  }
+}
+
+/** What a write of the mapped rules makes of a settings file. */
+export interface MergedSettings {
+  text: string;
+  /** The file's rules that the write takes out of their list, with why (file order). */
+  removed: RemovedRule[];
+}
+
+/**
+ * The settings text with each permissions list's rules of `servers` replaced by `next`'s, put
+ * where the first of them stood (else at the end), and the rules that go. Every other key and
+ * rule keeps its place and its bytes; indent, line ends, final newline and a byte order mark stay
+ * as they were. A list whose rules do not change is not touched at all, so a second run changes
+ * nothing. A file with `permissions` or one of its lists twice is an AuditError.
+ */
+export function mergeSettings(
+  existing: SettingsFile | undefined,
+  next: Permissions,
+  servers: Set<string>,
+): MergedSettings {
+  if (!existing)
+    return { text: `${JSON.stringify({ permissions: next }, null, 2)}\n`, removed: [] };
+  const bom = existing.text.startsWith(BOM) ? BOM : '';
+  const text = bom ? existing.text.slice(1) : existing.text;
+  const spans = scanSpans(text, 2);
+  refuseDuplicateKeys(spans, existing.path);
+  const data = JSON.parse(text) as { permissions?: Record<string, string[]> };
+  const layout: Layout = {
+    text,
+    spans,
+    unit: indentUnit(text),
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
+  };
+  const edits = listEdits(changedLists(data.permissions, next, servers), layout);
+  const removed = removedRules(existing.rules, next, servers).sort((a, b) => a.line - b.line);
+  return { text: bom + applyEdits(text, edits), removed };
+}
+
+/** The text of {@link mergeSettings}. */
 export function mergePermissions(
   existing: SettingsFile | undefined,
   next: Permissions,
   servers: Set<string>,
 ): string {
-  if (!existing) return `${JSON.stringify({ permissions: next }, null, 2)}\n`;
-  const bom = existing.text.startsWith(BOM) ? BOM : '';
-  const text = bom ? existing.text.slice(1) : existing.text;
-  const data = JSON.parse(text) as { permissions?: Record<string, string[]> };
-  const layout: Layout = {
-    text,
-    spans: scanSpans(text, 2),
-    unit: indentUnit(text),
-    eol: text.includes('\r\n') ? '\r\n' : '\n',
-  };
-  const edits = listEdits(changedLists(data.permissions, next, servers), layout);
-  return bom + applyEdits(text, edits);
+  return mergeSettings(existing, next, servers).text;
 }
