@@ -24,6 +24,7 @@ import {
   type SpecTool,
 } from './support/cli.js';
 import type { Report } from '../src/report/report.js';
+import { folderRoot } from './support/roots.js';
 import { reportOf } from './support/audit-run.js';
 
 /** A delete tool that takes no arguments, as list_notes does: a rename by schema can pair them. */
@@ -72,7 +73,7 @@ describe('a server the class list records but the config no longer has', () => {
       },
     });
     const settings = resolveSettings(await readConfigFile(config, true), config, {});
-    await reportOf(runAudit(settings, { mode: 'update' }));
+    await reportOf(runAudit(settings, { mode: 'update', writeRoot: folderRoot(classList) }));
     // A third server, "gone", was recorded once and has left the config since.
     const list = parseClassList(await readFile(classList, 'utf8'), classList);
     for (const [key, record] of [...list.tools])
@@ -127,7 +128,8 @@ async function audit(
 ) {
   const settings = resolveSettings(undefined, 'auditor.yml', { command, ...flags });
   if (options.severities) Object.assign(settings.severities, options.severities);
-  return reportOf(runAudit(settings, { today: '2026-01-01', ...options, mode }));
+  const writeRoot = folderRoot(flags.classList);
+  return reportOf(runAudit(settings, { today: '2026-01-01', writeRoot, ...options, mode }));
 }
 
 /** Every finding of a run as rule:tool, sorted. */

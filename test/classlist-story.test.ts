@@ -1,5 +1,5 @@
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { json, notesSpec, runCli, specServer, tempDir, type SpecTool } from './support/cli.js';
 
@@ -70,7 +70,9 @@ describe('the class list story, over real server processes', () => {
   ];
 
   it('update writes the list; check then passes with exit 0', async () => {
-    const update = await runCli(['update', '--class-list', list, '--', ...original]);
+    const update = await runCli(['update', '--class-list', list, '--', ...original], {
+      cwd: dirname(list),
+    });
     expect(update.code, update.stderr).toBe(0);
     const text = await readFile(list, 'utf8');
     expect(text.endsWith('}\n')).toBe(true);
@@ -87,7 +89,10 @@ describe('the class list story, over real server processes', () => {
 
   it('two updates are byte-identical', async () => {
     const first = await readFile(list);
-    expect((await runCli(['update', '--class-list', list, '--', ...original])).code).toBe(0);
+    expect(
+      (await runCli(['update', '--class-list', list, '--', ...original], { cwd: dirname(list) }))
+        .code,
+    ).toBe(0);
     expect((await readFile(list)).equals(first)).toBe(true);
   });
 
@@ -105,7 +110,10 @@ describe('the class list story, over real server processes', () => {
   it('after update, check with the old file as base still fails on hint-dropped', async () => {
     const base = join(dir, 'base.json');
     await copyFile(list, base);
-    expect((await runCli(['update', '--class-list', list, '--', ...dropped])).code).toBe(0);
+    expect(
+      (await runCli(['update', '--class-list', list, '--', ...dropped], { cwd: dirname(list) }))
+        .code,
+    ).toBe(0);
     const check = await checkJson(['--class-list', list, '--base', base, '--', ...dropped]);
     expect(check.code).toBe(1);
     expect(rules(check)).toEqual(['hint-dropped:delete_note']);
@@ -189,7 +197,9 @@ describe('the class list story, over real server processes', () => {
     const renamed = await specServer(dir, 'v4.json', renamedSpec);
     const base = join(dir, 'before-rename.json');
     await copyFile(list, base);
-    const update = await runCli(['update', '--class-list', list, '--', ...renamed]);
+    const update = await runCli(['update', '--class-list', list, '--', ...renamed], {
+      cwd: dirname(list),
+    });
     expect(update.code).toBe(0);
     const after = await readList(list);
     expect(after.tools['mcp__notes__delete_note']).toBeUndefined();
@@ -209,7 +219,13 @@ describe('the class list story, over real server processes', () => {
     const own = await tempDir();
     const ownList = join(own, 'classes.json');
     const base = join(own, 'base.json');
-    expect((await runCli(['update', '--class-list', ownList, '--', ...original])).code).toBe(0);
+    expect(
+      (
+        await runCli(['update', '--class-list', ownList, '--', ...original], {
+          cwd: dirname(ownList),
+        })
+      ).code,
+    ).toBe(0);
     await copyFile(ownList, base);
     const renamed = await specServer(own, 'renamed.json', {
       ...variant(spec, 'delete_note', (t) => ({
@@ -238,7 +254,9 @@ describe('the class list story, over real server processes', () => {
     ).toBe(true);
     // Recording the new name keeps the old server's reviewed entries, and says so; --prune
     // removes them, listing each. The base still catches the drop.
-    const kept = await runCli(['update', '--class-list', ownList, '--', ...renamed]);
+    const kept = await runCli(['update', '--class-list', ownList, '--', ...renamed], {
+      cwd: dirname(ownList),
+    });
     expect(kept.code, kept.stderr).toBe(0);
     expect(kept.stdout.trim().split('\n').at(-1)).toBe(
       `UPDATED: ${ownList} (3 tools; 3 entries of "notes", not audited, kept (--prune removes them)). Review the diff and commit it.`,
@@ -251,7 +269,9 @@ describe('the class list story, over real server processes', () => {
       'mcp__notes__delete_note',
       'mcp__notes__list_notes',
     ]);
-    const pruned = await runCli(['update', '--prune', '--class-list', ownList, '--', ...renamed]);
+    const pruned = await runCli(['update', '--prune', '--class-list', ownList, '--', ...renamed], {
+      cwd: dirname(ownList),
+    });
     expect(pruned.code, pruned.stderr).toBe(0);
     expect(pruned.stdout).toContain(
       'Changes (servers not audited, removed with --prune):\n- mcp__notes__add_note: removed, was edit (closed)\n- mcp__notes__delete_note: removed, was delete (closed)\n- mcp__notes__list_notes: removed, was read (closed)\n',
@@ -293,7 +313,9 @@ describe('the class list story, over real server processes', () => {
     first.class = 'harmless';
     const text = `${JSON.stringify(good, null, 2)}\n`;
     await writeFile(broken, text);
-    const run = await runCli(['update', '--class-list', broken, '--', ...original]);
+    const run = await runCli(['update', '--class-list', broken, '--', ...original], {
+      cwd: dirname(broken),
+    });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/broken entry "mcp__notes__add_note" \(line 4\): class/);
     expect(await readFile(broken, 'utf8')).toBe(text);

@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
@@ -61,7 +61,13 @@ describe('the example server over stdio', () => {
   it('check passes the example server under every profile once its class list exists', async () => {
     const dir = await tempDir();
     const list = join(dir, 'classes.json');
-    expect((await runCli(['update', '--class-list', list, '--', 'node', EXAMPLE])).code).toBe(0);
+    expect(
+      (
+        await runCli(['update', '--class-list', list, '--', 'node', EXAMPLE], {
+          cwd: dirname(list),
+        })
+      ).code,
+    ).toBe(0);
     const run = await runCli([
       'check',
       '--policy',
@@ -149,6 +155,7 @@ describe('zod runs jitless', () => {
     const compiles = async (args: string[]): Promise<number> => {
       const file = join(dir, 'compiles.txt');
       const run = await runCli(args, {
+        cwd: dir,
         env: {
           ...process.env,
           NODE_OPTIONS: `--import=${pathToFileURL(join(ROOT, 'test/fixtures/count-compiles.mjs')).href}`,
@@ -220,7 +227,7 @@ describe('usage and exit codes', () => {
     ];
     const dir = await tempDir();
     const list = join(dir, 'c.json');
-    await runCli(['update', '--class-list', list, '--', ...server]);
+    await runCli(['update', '--class-list', list, '--', ...server], { cwd: dirname(list) });
     expect(
       (await runCli(['check', '--policy', 'claude', '--class-list', list, '--', ...server])).code,
     ).toBe(0);

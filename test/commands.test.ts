@@ -2,7 +2,7 @@
 // what it says, and how a base class list that does not parse is taken.
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/commands.js';
@@ -10,6 +10,7 @@ import { describeError } from '../src/errors.js';
 import {
   droppedHintServers,
   EXAMPLE,
+  runCli as runCliIn,
   notesSpec,
   specServer,
   tempDir,
@@ -49,7 +50,7 @@ describe('flags a command would ignore are refused', () => {
   it('check still takes them all', async () => {
     const dir = await tempDir();
     const list = join(dir, 'classes.json');
-    await runCli(['update', '--class-list', list, '--', 'node', EXAMPLE]);
+    await runCliIn(['update', '--class-list', list, '--', 'node', EXAMPLE], { cwd: dirname(list) });
     const run = await runCli([
       'check',
       '--fail-on',
@@ -95,7 +96,7 @@ describe('a repeated policy', () => {
       withAnnotations(spec, 'delete_note', { openWorldHint: undefined }),
     );
     const list = join(dir, 'classes.json');
-    await runCli(['update', '--class-list', list, '--', ...bare]);
+    await runCliIn(['update', '--class-list', list, '--', ...bare], { cwd: dirname(list) });
     const errors = async (...policy: string[]) => {
       const run = await runCli([
         'check',
@@ -132,7 +133,7 @@ describe('a base class list that does not parse', () => {
     let original: string[];
     ({ original, dropped } = await droppedHintServers(dir));
     list = join(dir, 'mcp-tool-classes.json');
-    await runCli(['update', '--class-list', list, '--', ...original]);
+    await runCliIn(['update', '--class-list', list, '--', ...original], { cwd: dirname(list) });
   });
 
   it('--base only warns, on stderr, naming the file and line, and HEAD is compared instead', async () => {
@@ -180,22 +181,20 @@ describe("update's verdict", () => {
   it('says there is nothing to commit when nothing changed', async () => {
     const dir = await tempDir();
     const list = join(dir, 'classes.json');
-    const first = await runCli(['update', '--class-list', list, '--', 'node', EXAMPLE]);
+    const first = await runCliIn(['update', '--class-list', list, '--', 'node', EXAMPLE], {
+      cwd: dirname(list),
+    });
     expect(first.stdout).toContain(`UPDATED: ${list} (3 tools). Review the diff and commit it.`);
-    const again = await runCli(['update', '--class-list', list, '--', 'node', EXAMPLE]);
+    const again = await runCliIn(['update', '--class-list', list, '--', 'node', EXAMPLE], {
+      cwd: dirname(list),
+    });
     expect(again.stdout.trim().split('\n').at(-1)).toBe(
       `UNCHANGED: ${list} (3 tools). Nothing changed, so there is nothing to commit.`,
     );
-    const markdown = await runCli([
-      'update',
-      '--format',
-      'markdown',
-      '--class-list',
-      list,
-      '--',
-      'node',
-      EXAMPLE,
-    ]);
+    const markdown = await runCliIn(
+      ['update', '--format', 'markdown', '--class-list', list, '--', 'node', EXAMPLE],
+      { cwd: dirname(list) },
+    );
     expect(markdown.stdout).toContain('nothing to commit');
   });
 
@@ -204,7 +203,7 @@ describe("update's verdict", () => {
     const spec = await notesSpec();
     const original = await specServer(dir, 'v1.json', spec);
     const list = join(dir, 'classes.json');
-    await runCli(['update', '--class-list', list, '--', ...original]);
+    await runCliIn(['update', '--class-list', list, '--', ...original], { cwd: dirname(list) });
     // add_note malformed, and delete_note renamed, so the file changes but keeps add_note's entry.
     const next = await specServer(dir, 'v2.json', {
       ...withAnnotations(spec, 'add_note', { destructiveHint: 'yes' }),
@@ -212,7 +211,9 @@ describe("update's verdict", () => {
         t.name === 'delete_note' ? { ...t, name: 'remove_note' } : t,
       ),
     });
-    const run = await runCli(['update', '--class-list', list, '--', ...next]);
+    const run = await runCliIn(['update', '--class-list', list, '--', ...next], {
+      cwd: dirname(list),
+    });
     expect(run.stdout.trim().split('\n').at(-1)).toBe(
       `UPDATED: ${list} (3 tools; 1 kept as reviewed because its tool was listed malformed). Review the diff and commit it.`,
     );

@@ -228,9 +228,9 @@ describe('update of one server of a class list that records two', () => {
     const dir = await tempDir();
     const list = join(dir, 'classes.json');
     const flags = ['--class-list', list];
-    expect((await runCli(['update', ...flags, '--', 'node', EXAMPLE])).code).toBe(0);
+    expect((await runCli(['update', ...flags, '--', 'node', EXAMPLE], { cwd: dir })).code).toBe(0);
     const other = ['update', ...flags, '--server-name', 'other', '--', 'node', EXAMPLE];
-    expect((await runCli([...other, '--read-only'])).code).toBe(0);
+    expect((await runCli([...other, '--read-only'], { cwd: dir })).code).toBe(0);
     const data = JSON.parse(await readFile(list, 'utf8')) as {
       tools: Record<string, { reason?: string }>;
     };
@@ -238,7 +238,7 @@ describe('update of one server of a class list that records two', () => {
     await writeFile(list, `${JSON.stringify(data, null, 2)}\n`);
     const before = await readFile(list, 'utf8');
 
-    const update = await runCli(['update', ...flags, '--', 'node', EXAMPLE]);
+    const update = await runCli(['update', ...flags, '--', 'node', EXAMPLE], { cwd: dir });
     expect(update.code, update.stderr).toBe(0);
     expect(update.stdout.trim().split('\n').at(-1)).toBe(
       `UNCHANGED: ${list} (3 tools; 1 entry of "other", not audited, kept (--prune removes them)). Nothing changed, so there is nothing to commit.`,
@@ -250,7 +250,9 @@ describe('update of one server of a class list that records two', () => {
       `otherwise remove its entries with \`npx mcp-annotation-auditor@0.1.0 update --prune --class-list ${list} -- node ${EXAMPLE}\``,
     );
 
-    const pruned = await runCli(['update', '--prune', ...flags, '--', 'node', EXAMPLE]);
+    const pruned = await runCli(['update', '--prune', ...flags, '--', 'node', EXAMPLE], {
+      cwd: dir,
+    });
     expect(pruned.code, pruned.stderr).toBe(0);
     expect(pruned.stdout).toContain(
       'Changes (servers not audited, removed with --prune):\n- mcp__other__list_notes: removed, was read (closed)\n',

@@ -26,13 +26,10 @@ describe('the action behind a proxy', () => {
   it('reads the base and comments through HTTP_PROXY/HTTPS_PROXY on a host only the proxy knows', async () => {
     const dir = await tempDir();
     const server = await specServer(dir, 'spec.json', await notesSpec());
-    const update = await runCli([
-      'update',
-      '--class-list',
-      join(dir, 'mcp-tool-classes.json'),
-      '--',
-      ...server,
-    ]);
+    const update = await runCli(
+      ['update', '--class-list', join(dir, 'mcp-tool-classes.json'), '--', ...server],
+      { cwd: dir },
+    );
     expect(update.code, update.stderr).toBe(0);
     api.setFile(
       DEFAULT_BASE_SHA,

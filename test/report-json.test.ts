@@ -20,6 +20,7 @@ import {
   writeConfig,
 } from './support/cli.js';
 import { reportOf } from './support/audit-run.js';
+import { folderRoot } from './support/roots.js';
 
 /** What a report file gives back: all of the report but the instructions, never read from one. */
 function withoutInstructions(report: Report): Report {
@@ -54,7 +55,10 @@ async function richCheck(): Promise<Report> {
     servers: { notes: server(v1), other: server(v1) },
   });
   await reportOf(
-    runAudit(resolveSettings(await readConfigFile(before, true), before, {}), { mode: 'update' }),
+    runAudit(resolveSettings(await readConfigFile(before, true), before, {}), {
+      mode: 'update',
+      writeRoot: folderRoot(classList),
+    }),
   );
   const head = await readFile(classList, 'utf8');
   const base = parseClassList(head, classList);

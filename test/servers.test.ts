@@ -53,7 +53,7 @@ describe('several servers in one config file', () => {
     const dir = await tempDir();
     const classList = join(dir, 'classes.json');
     const file = await writeConfig(dir, { classList, servers: toolsets() });
-    const update = await runCli(['update', '--config', file]);
+    const update = await runCli(['update', '--config', file], { cwd: dir });
     expect(update.code, update.stderr).toBe(0);
     const written = JSON.parse(await readFile(classList, 'utf8')) as {
       tools: Record<string, { server: string; class: string }>;

@@ -18,7 +18,9 @@ export function quote(words: string[]): string {
 
 /** Records `server`'s tools in the class list at HEAD of `dir` with `update`, as a PR's author would. */
 export async function recordAtHead(dir: string, server: string[]): Promise<void> {
-  const update = await runCli(['update', '--class-list', join(dir, CLASS_LIST), '--', ...server]);
+  const update = await runCli(['update', '--class-list', CLASS_LIST, '--', ...server], {
+    cwd: dir,
+  });
   expect(update.code, update.stderr).toBe(0);
 }
 
