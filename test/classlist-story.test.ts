@@ -297,7 +297,7 @@ describe('the class list story, over real server processes', () => {
     const text = '{\n  "version": 1,\n  "tools": {\n    "mcp__notes__x": {,\n  }\n}\n';
     await writeFile(broken, text);
     for (const command of ['check', 'update']) {
-      const run = await runCli([command, '--class-list', broken, '--', ...original]);
+      const run = await runCli([command, '--class-list', broken, '--', ...original], { cwd: dir });
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(/not valid JSON at line 4/);
       expect(run.stderr).not.toMatch(/\n\s+at /);
