@@ -151,6 +151,22 @@ describe('the action writes in the workspace and its own temporary folder only',
     expect(await readFile(outside, 'utf8')).toBe(before);
   });
 
+  it('update mode with a working-directory the PR linked out of the workspace writes nothing there', async () => {
+    const dir = await realpath(await tempDir());
+    const outside = await realpath(await tempDir());
+    await symlink(outside, join(dir, 'server'));
+    const run = await runIn(api, dir, {
+      command: `node ${EXAMPLE}`,
+      mode: 'update',
+      'working-directory': 'server',
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      `Refusing to write the class list mcp-tool-classes.json: it resolves to ${outside}/mcp-tool-classes.json, outside the repository (${dir}).`,
+    );
+    expect(await readdir(outside)).toEqual([]);
+  });
+
   it('sarif-file: a folder the PR linked out of the workspace fails the step, and nothing is written there', async () => {
     const { dir, base } = await prWorkspace(api, { base: await notesSpec() });
     const outside = await realpath(await tempDir());
