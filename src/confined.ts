@@ -123,7 +123,10 @@ export async function confinedPath(path: string, root: WriteRoot, what: string):
 async function checkedPlace(path: string, root: WriteRoot, what: string): Promise<string> {
   const abs = resolve(path);
   const outside = `outside ${root.name} (${shown(root.path)})`;
-  const fix = `The auditor writes only inside ${root.name} (${shown(root.path)}): give a path inside it, and replace a symbolic link that leads out with a file or folder of its own.`;
+  const fix =
+    root.links === 'none'
+      ? `The auditor makes its folders in ${root.name} (${shown(root.path)}) itself, so a link there was put there by something else that ran in the job (a server, a step): remove it, and run the job again.`
+      : `The auditor writes only inside ${root.name} (${shown(root.path)}): give a path inside it, and replace a symbolic link that leads out with a file or folder of its own.`;
   for (const { link, target } of await linksUnderRoot(abs, root.path)) {
     if (target === undefined)
       throw refused(what, path, `${shown(link)} is a symbolic link that leads nowhere`, fix);
