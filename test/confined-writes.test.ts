@@ -5,6 +5,8 @@ import { copyFile, mkdir, readdir, readFile, realpath, symlink, writeFile } from
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeConfined, type WriteRoot } from '../src/confined.js';
+import { describeError } from '../src/errors.js';
 import { TOKEN } from './support/action.js';
 import { prWorkspace, quote, runIn } from './support/action-workspace.js';
 import { EXAMPLE, notesSpec, removeTempDirs, ROOT, runCli, tempDir } from './support/cli.js';
@@ -195,5 +197,33 @@ describe('the action writes in the workspace and its own temporary folder only',
       `Refusing to write the report ${runnerTemp}/mcp-annotation-auditor/report.json: ${runnerTemp}/mcp-annotation-auditor is a symbolic link (to ${elsewhere})`,
     );
     expect(await readdir(elsewhere)).toEqual([]);
+  });
+});
+
+describe('writeConfined', () => {
+  const attempt = (path: string, root: WriteRoot) =>
+    writeConfined(path, 'x\n', root, 'the file').then(
+      () => 'written',
+      (error: unknown) => describeError(error),
+    );
+
+  it("refuses any link under a root of the tool's own, even one that stays inside it", async () => {
+    const root = await realpath(await tempDir());
+    await mkdir(join(root, 'real'));
+    await symlink(join(root, 'real'), join(root, 'own'));
+    const own: WriteRoot = { path: root, name: "the runner's temporary folder", links: 'none' };
+    expect(await attempt(join(root, 'own', 'report.json'), own)).toContain(
+      `${root}/own is a symbolic link (to ${root}/real)`,
+    );
+    expect(await readdir(join(root, 'real'))).toEqual([]);
+    expect(await attempt(join(root, 'new', 'report.json'), own)).toBe('written');
+  });
+
+  it('refuses to replace a folder, or to write the root itself', async () => {
+    const root = await realpath(await tempDir());
+    await mkdir(join(root, 'out'));
+    const repo: WriteRoot = { path: root, name: 'the repository', links: 'inside' };
+    expect(await attempt(join(root, 'out'), repo)).toContain(`${root}/out is not a regular file`);
+    expect(await attempt(root, repo)).toContain(`it resolves to ${root}, outside the repository`);
   });
 });
