@@ -132,7 +132,8 @@ if (BASELINE_SOURCE !== undefined && !existsSync(join(BASELINE_SOURCE, 'cli.js')
 const BASELINE = BASELINE_SOURCE === undefined ? undefined : join(WORK, 'baseline');
 if (BASELINE_SOURCE !== undefined && BASELINE)
   cpSync(BASELINE_SOURCE, BASELINE, { recursive: true });
-// Measured processes run in an empty folder: no config file there can change what ours does.
+// Measured processes run in a folder of their own: no config file there can change what ours
+// does. It holds the class lists too, since update writes only inside the folder it runs in.
 const RUN_DIR = join(WORK, 'cwd');
 mkdirSync(RUN_DIR);
 const ACTION = join(DIST, 'index.js');
@@ -368,9 +369,9 @@ const SERVERS = [
 ].filter((s) => !ONLY || ONLY.has(s.id));
 
 /** @param {Server} server */
-const classListOf = (server) => join(WORK, `${server.id}.classes.json`);
+const classListOf = (server) => join(RUN_DIR, `${server.id}.classes.json`);
 /** @param {Server} server */
-const baseClassListOf = (server) => join(WORK, `${server.id}.baseline-classes.json`);
+const baseClassListOf = (server) => join(RUN_DIR, `${server.id}.baseline-classes.json`);
 /** The servers whose baseline update failed: the baseline's candidates sit those out. */
 const baselineFailed = new Set();
 
@@ -786,7 +787,7 @@ async function fourServers() {
   const defaultConfig = join(WORK, 'four-servers-default.yml');
   writeFileSync(config, JSON.stringify({ concurrency: FOUR.length, servers }));
   writeFileSync(defaultConfig, JSON.stringify({ servers }));
-  const classList = join(WORK, 'four-servers.classes.json');
+  const classList = join(RUN_DIR, 'four-servers.classes.json');
   const check = (/** @type {string} */ file) => [
     NODE,
     CLI,
