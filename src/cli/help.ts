@@ -75,7 +75,9 @@ ${COMMON_HELP}`,
   update: `Usage: mcp-annotation-auditor update [options] -- <command> [args...]
 
 Writes the class list from the live server: sorted, stable, each tool's "reason" kept
-(also across a rename). Refuses to overwrite a file it cannot parse.
+(also across a rename). Refuses to overwrite a file it cannot parse. Writes only inside the
+repository (git's top level, else the current folder): a path or symbolic link leading out of
+it is refused before any server starts.
 
 Update options:
   --class-list FILE          the class list to write (default ${DEFAULT_CLASS_LIST})
@@ -96,8 +98,10 @@ Rules options:
   --format json|text         json (default): the settings object; text: a table
   --write FILE               merge into a settings file (e.g. .claude/settings.json): only the
                              mcp__ rules of the class list's servers are replaced; every other
-                             key, rule and byte stays. Written atomically; a file that does not
-                             parse is never overwritten. A second run changes nothing.
+                             key, rule and byte stays. Every rule it removes or moves is
+                             listed, with why. Written atomically, only inside the repository;
+                             a file that does not parse, or holds "permissions" (or one of its
+                             lists) twice, is never overwritten. A second run changes nothing.
   -h, --help                 this help`,
 };
 
