@@ -46,6 +46,7 @@ async function realOrNothing(path: string): Promise<string | undefined> {
   }
 }
 
+/** Whether `path` is a symbolic link itself; undefined when nothing is there. */
 async function isLink(path: string): Promise<boolean | undefined> {
   try {
     return (await lstat(path)).isSymbolicLink();

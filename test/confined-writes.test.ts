@@ -20,8 +20,11 @@ const NOTES = ['--server-name', 'notes', '--', process.execPath, EXAMPLE];
 
 /** A repository with the reviewed class list, and a home folder with the user's own settings. */
 async function repoAndHome(): Promise<{ dir: string; home: string; env: NodeJS.ProcessEnv }> {
-  const dir = await realpath(await tempDir());
+  // A folder of its own above the repository, so that a write that climbs out lands where
+  // only this test looks.
+  const dir = join(await realpath(await tempDir()), 'repo');
   const home = await realpath(await tempDir());
+  await mkdir(dir);
   await copyFile(join(ROOT, 'mcp-tool-classes.json'), join(dir, 'mcp-tool-classes.json'));
   await mkdir(join(home, '.claude'));
   await writeFile(join(home, '.claude', 'settings.json'), USER_SETTINGS);
@@ -64,7 +67,7 @@ describe('rules --write stays in the repository', () => {
     expect(run.stderr).toContain(
       `Refusing to write the settings file ../settings.json: it resolves to ${join(dir, '..', 'settings.json')}, outside the repository (${dir}).`,
     );
-    expect(await readdir(join(dir, '..'))).not.toContain('settings.json');
+    expect(await readdir(join(dir, '..'))).toEqual(['repo']);
   });
 
   it('refuses a dangling link, and does not create its target', async () => {
@@ -125,7 +128,7 @@ describe('update stays in the repository', () => {
     const run = await runCli(['update', '--config', 'auditor.yml'], { cwd: dir, env });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/Refusing to write the class list .*escaped\.json: it resolves to /);
-    expect(await readdir(join(dir, '..'))).not.toContain('escaped.json');
+    expect(await readdir(join(dir, '..'))).toEqual(['repo']);
   });
 });
 
