@@ -329,7 +329,7 @@ function toolChangeFindings(change: ToolChange): Finding[] {
         `${dropped.map((m) => `${m.hint} (was ${hintText(m.before)})`).join(', ')} no longer declared; clients now assume the default.`,
         {
           hints: dropped.map((m) => m.hint),
-          fix: 'Declare the hint again, even where it equals the default.',
+          fix: `Declare ${dropped.map((m) => `${m.hint}: ${hintText(m.before)}`).join(', ')} again, even where it equals the default. If dropping it is intended, the approval label (or a waiver with a reason) accepts it.`,
         },
       ),
     );
