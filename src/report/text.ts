@@ -95,12 +95,17 @@ function findingRows(findings: Finding[]): string[][] {
   return groupFindings(findings).map(findingLine);
 }
 
+/** Each distinct fix of the findings that are not waived, with its rule: "rule: fix". */
+export function distinctFixes(findings: Finding[]): string[] {
+  return [...new Set(findings.filter((f) => f.fix && !f.waived).map((f) => `${f.rule}: ${f.fix}`))];
+}
+
 /** "What to do": each distinct fix of the findings that are not waived, with its rule. */
 function fixLines(findings: Finding[]): string[] {
-  const fixes = [
-    ...new Set(findings.filter((f) => f.fix && !f.waived).map((f) => `${f.rule}: ${f.fix}`)),
-  ];
-  return fixes.length ? ['', 'What to do:', ...fixes.map((x) => `  ${x}`)] : [];
+  const fixes = distinctFixes(findings);
+  return fixes.length
+    ? ['', 'What to do:', ...fixes.map((x) => `  ${terminalSafe(x, 1_000)}`)]
+    : [];
 }
 
 function serverText(s: ServerReport): string {
