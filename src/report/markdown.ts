@@ -18,7 +18,9 @@ import { distinctFixes, unpinnedNote, verdictLine } from './text.js';
 
 const NOTE_ROOM = 320;
 
-const verdictHeading = (report: Report) => `### MCP tool annotations: ${verdictLine(report)}`;
+// The verdict may name a tool (what to declare on it): escaped, its commands kept as code spans.
+const verdictHeading = (report: Report) =>
+  `### MCP tool annotations: ${markdownProse(verdictLine(report), 4_000)}`;
 
 function serverHeading(s: ServerReport): string[] {
   const c = countsOf(s.tools, s.findings, s.changes);
