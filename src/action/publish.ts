@@ -156,7 +156,8 @@ function commentContext(audited: Audited, context: ActionContext): CommentContex
   const { inputs, updateCommand, env } = context;
   const approveLabel = settings?.approveLabel ?? inputs.overrides.approveLabel;
   const summaryUrl = summaryUrlOf(env);
-  const only = report.servers.length === 1 ? report.servers[0] : undefined;
+  // The name to pin comes from this run's own audit, never from a report file's.
+  const only = report.servers.length === 1 && !inputs.reportFile ? report.servers[0] : undefined;
   const command = only ? pinnedCommand(updateCommand, only) : updateCommand;
   return {
     failOn: report.failOn,

@@ -378,10 +378,11 @@ function classChangeFinding(
       tool,
       `Class relaxed from ${before.class} to ${after.class}: clients will auto-approve what they used to ask about.`,
       {
-        fix:
+        fix: `${
           after.class === 'edit'
             ? 'Confirm the tool no longer deletes or overwrites anything: it may still change data, but only by adding or updating.'
-            : 'Confirm the tool really no longer modifies or destroys anything.',
+            : 'Confirm the tool really no longer modifies or destroys anything.'
+        } If so, the approval label (or a waiver with a reason) accepts the relaxed class.`,
       },
     );
   if (rankAfter > rankBefore)
