@@ -13,6 +13,7 @@ import { TOKEN } from './support/action.js';
 import { runIn } from './support/action-workspace.js';
 import { EXAMPLE, ROOT, runCli } from './support/cli.js';
 import { DEFAULT_BASE_SHA, startGitHubApi } from './support/github-api.js';
+import { checkWorkflow, stepsOf, type Workflow } from './support/workflow.js';
 
 const run = promisify(execFile);
 
@@ -231,8 +232,8 @@ describe('docs that cannot drift', () => {
         if (lang !== 'yaml') continue;
         const doc = parse(body) as Record<string, unknown>;
         if (doc.jobs) {
-          checkWorkflow(doc, `${path}`);
-          for (const step of stepsOf(doc))
+          checkWorkflow(doc as Workflow, path);
+          for (const step of stepsOf(doc as Workflow))
             if (step.uses?.startsWith('mcp-annotation-auditor/'))
               for (const key of Object.keys(step.with ?? {}))
                 expect(Object.keys(action.inputs), `${path}: input ${key}`).toContain(key);
@@ -266,34 +267,3 @@ describe('docs that cannot drift', () => {
     ).resolves.toBeDefined();
   });
 });
-
-interface Step {
-  uses?: string;
-  run?: string;
-  with?: Record<string, unknown>;
-}
-function stepsOf(doc: Record<string, unknown>): Step[] {
-  return Object.values(doc.jobs as Record<string, { steps?: Step[] }>).flatMap(
-    (j) => j.steps ?? [],
-  );
-}
-
-/** The structural checks of a workflow file that GitHub would otherwise refuse at run time. */
-export function checkWorkflow(doc: Record<string, unknown>, where: string): void {
-  expect(doc.on ?? doc.true, `${where}: on`).toBeDefined();
-  const jobs = doc.jobs as Record<string, Record<string, unknown>>;
-  expect(Object.keys(jobs).length, `${where}: jobs`).toBeGreaterThan(0);
-  for (const [name, job] of Object.entries(jobs)) {
-    expect(name, where).toMatch(/^[A-Za-z_][A-Za-z0-9_-]*$/);
-    expect(job['runs-on'], `${where}: ${name} runs-on`).toBeDefined();
-    const steps = job.steps as Step[];
-    expect(Array.isArray(steps) && steps.length > 0, `${where}: ${name} steps`).toBe(true);
-    for (const step of steps) {
-      // Each step either uses an action at a ref or runs a script, never both.
-      expect(Boolean(step.uses) !== Boolean(step.run), `${where}: ${JSON.stringify(step)}`).toBe(
-        true,
-      );
-      if (step.uses) expect(step.uses, where).toMatch(/^(\.\/|[\w.-]+\/[\w./-]+@[\w.-]+$)/);
-    }
-  }
-}
