@@ -178,7 +178,7 @@ describe('docs that cannot drift', () => {
         `${NPX_COMMAND} update --server-name notes -- node examples/notes/server.mjs`,
         dir,
       );
-      for (const { lang, body } of blocks(text).filter((b) => b.lang === 'console')) {
+      for (const { body } of blocks(text).filter((b) => b.lang === 'console')) {
         const [first, ...rest] = body.split('\n');
         expect(first, path).toMatch(/^\$ npx mcp-annotation-auditor/);
         const printed = await runPrinted((first as string).slice(2), dir);

@@ -1,9 +1,7 @@
 // A newcomer's first day: the README's workflow copied as it is, and the action run with exactly
 // its inputs in a repository that has only a server and its class list; every command the tool
 // prints, pasted as it is; one story for what clears a dropped hint.
-import { execFile } from 'node:child_process';
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
