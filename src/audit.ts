@@ -39,6 +39,8 @@ import {
   type ServerReport,
 } from './report/report.js';
 import { NPX_COMMAND } from './version.js';
+import { adviseFixes } from './core/advice.js';
+import { pinnedCommand } from './config/pin-name.js';
 
 /*
  * The orchestrator: for each configured server, list its tools (server/), audit them (core/),
@@ -183,7 +185,7 @@ async function auditServer(
   if (options.mode === 'update') report.changes = diffRecords(recordedOf(classList, report), live);
   if (options.mode !== 'check') return report;
   const base = await baseList;
-  const updateCommand = options.updateCommand ?? DEFAULT_UPDATE_COMMAND;
+  const updateCommand = pinnedCommand(options.updateCommand ?? DEFAULT_UPDATE_COMMAND, report);
   compareServer(report, { server, settings, classList, base, live, updateCommand });
   return report;
 }
@@ -367,7 +369,10 @@ async function judge(
   options: AuditOptions,
 ): Promise<void> {
   const servers = report.servers;
-  report.updateCommand = options.updateCommand ?? DEFAULT_UPDATE_COMMAND;
+  const only = servers.length === 1 ? servers[0] : undefined;
+  report.updateCommand = only
+    ? pinnedCommand(options.updateCommand ?? DEFAULT_UPDATE_COMMAND, only)
+    : (options.updateCommand ?? DEFAULT_UPDATE_COMMAND);
   if (!classList) report.firstRun = true;
   const removed = removedServers(base, classList, servers, settings);
   if (removed.names.length) report.removedServers = removed.names;
@@ -387,5 +392,6 @@ async function judge(
   ];
   const today = options.today ?? new Date().toISOString().slice(0, 10);
   report.findings = applyPolicy(servers, settings, approved, today, run);
+  for (const s of servers) adviseFixes(s.findings, s.changes);
   report.result = resultOf(allFindings(report), settings.failOn);
 }

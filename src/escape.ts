@@ -89,6 +89,24 @@ export function markdownSafe(text: string, max = 100): string {
 }
 
 /**
+ * For our own sentences that quote commands in backticks, in GitHub markdown: each `code span`
+ * stays one, its text as {@link codeSpanSafe} leaves it, so a command in it is copied byte for
+ * byte (nothing is inserted: GitHub links no mention inside code); the text around it is
+ * {@link markdownSafe}. A lone backtick is escaped like any other. In a table cell (`inTable`),
+ * `|` in a span is written `\|`, which GitHub's tables read as a pipe inside the cell.
+ */
+export function markdownProse(text: string, max = 100, inTable = false): string {
+  return bound(text, max)
+    .split(/(`[^`\r\n]+`)/)
+    .map((part, i) => {
+      if (i % 2 === 0) return markdownSafe(part, Infinity);
+      const code = codeSpanSafe(part.slice(1, -1), Infinity);
+      return `\`${inTable ? code.replace(/\|/g, '\\|') : code}\``;
+    })
+    .join('');
+}
+
+/**
  * For inside a markdown code span: no backticks or line breaks, bounded, and invisible controls
  * shown as `\uXXXX` as {@link markdownSafe} shows them (a span needs no backslash escaping).
  */

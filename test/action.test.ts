@@ -1137,8 +1137,9 @@ describe('the action, run as GitHub runs it', () => {
       });
       const path = audit.outputs.report ?? '';
       const report = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+      // Named from its serverInfo: the command pins that name (the report-file job never uses it).
       expect(report.updateCommand).toBe(
-        `npx mcp-annotation-auditor@0.1.0 update -- ${relaxed.join(' ')}`,
+        `npx mcp-annotation-auditor@0.1.0 update --server-name notes -- ${relaxed.join(' ')}`,
       );
       report.classList =
         'x` @octo-org/security <img src=x> [phish](https://evil.example/login) <!-- mcp-annotation-auditor:other --> `y';

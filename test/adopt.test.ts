@@ -1,36 +1,15 @@
 // Adoption as a new user meets it: the package as npm would publish it, installed from its
 // tarball into a scratch git repository, then the README's steps and the commands the tool prints.
 import { execFile } from 'node:child_process';
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NPX_COMMAND, VERSION } from '../src/version.js';
 import { DIST, ROOT, SERVERS, notesSpec, tempDir, withAnnotations } from './support/cli.js';
+import { npmEnv, packPackage, sh } from './support/package.js';
 
 const exec = promisify(execFile);
-
-/** npm and npx, offline: everything comes from the tarball and the local install. */
-const npmEnv = (cache: string): NodeJS.ProcessEnv => ({
-  ...process.env,
-  PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
-  npm_config_offline: 'true',
-  npm_config_cache: cache,
-  npm_config_update_notifier: 'false',
-  npm_config_fund: 'false',
-  npm_config_audit: 'false',
-});
-
-/** A command line as printed, run by a shell as a person would paste it. */
-async function sh(line: string, cwd: string, env: NodeJS.ProcessEnv) {
-  try {
-    const { stdout, stderr } = await exec('sh', ['-c', line], { cwd, env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 /** The files dist/cli.js loads, following its static and dynamic imports. */
 async function cliClosure(dist: string): Promise<string[]> {
@@ -52,19 +31,7 @@ let packed: string[];
 let cache: string;
 
 beforeAll(async () => {
-  // The package as it would be published: package.json, README, LICENSE and a fresh build.
-  const stage = await tempDir();
-  cache = await tempDir();
-  for (const file of ['package.json', 'README.md', 'LICENSE'])
-    await cp(join(ROOT, file), join(stage, file));
-  await cp(DIST, join(stage, 'dist'), { recursive: true });
-  const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', stage], {
-    cwd: stage,
-    env: npmEnv(cache),
-  });
-  const [info] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
-  tarball = join(stage, info.filename);
-  packed = info.files.map((f) => f.path).sort();
+  ({ tarball, files: packed, cache } = await packPackage());
 }, 120_000);
 
 describe('the npm package', () => {
@@ -75,6 +42,8 @@ describe('the npm package', () => {
       'README.md',
       'package.json',
       'dist/package.json',
+      // What the README promises for editors: the class list's JSON schema.
+      'schema/class-list.schema.json',
       ...(await cliClosure(DIST)),
     ];
     expect(packed).toEqual(expected.sort());
@@ -156,7 +125,8 @@ describe('adopting it in a repository, from the tarball', () => {
     expect(green.code).toBe(0);
     expect(green.stdout).toContain('PASSED: 0 errors, 0 warnings, 0 notices');
 
-    // A change drops a hint: check fails and says how to accept it.
+    // A change drops a hint the directories require: every line the tool prints agrees on the
+    // one thing that clears it (declare the hint instead of removing it); none says update.
     await writeFile(
       join(repo, 'notes.json'),
       JSON.stringify(withAnnotations(spec, 'delete_note', { destructiveHint: undefined })),
@@ -164,15 +134,37 @@ describe('adopting it in a repository, from the tarball', () => {
     const red = await sh(`${NPX_COMMAND} check`, repo, env);
     expect(red.code).toBe(1);
     expect(red.stdout).toMatch(/hint-dropped\s+delete_note/);
-    const fix = /unrecorded-change: Run `([^`]+)`/.exec(red.stdout)?.[1] as string;
-    expect(fix).toBe(`npx mcp-annotation-auditor@${VERSION} update`);
+    expect(red.stdout).toContain(
+      'hint-dropped: Declare destructiveHint: true instead of removing it: policy-openai requires it, and declaring it clears both findings. The approval label clears hint-dropped, not policy-openai.',
+    );
+    const verdict = red.stdout.trimEnd().split('\n').at(-1) as string;
+    expect(verdict).toBe(
+      'FAILED: 3 errors, 0 warnings, 0 notices (fail-on: error). Next: declare destructiveHint: true on delete_note again instead of removing it: policy-openai requires it, and neither update nor the approval label clears a policy error.',
+    );
+    // Following it, and only it: the hint is declared as printed, and the check is green.
+    const [, hint, value] = /Next: declare (\w+): (true|false) on delete_note/.exec(verdict) ?? [];
+    await writeFile(
+      join(repo, 'notes.json'),
+      JSON.stringify(withAnnotations(spec, 'delete_note', { [hint as string]: value === 'true' })),
+    );
+    const declared = await sh(`${NPX_COMMAND} check`, repo, env);
+    expect(declared.code, declared.stdout).toBe(0);
+    expect(declared.stdout).toContain('PASSED: 0 errors, 0 warnings, 0 notices');
 
-    // The change is intended: the printed command, exactly, then commit.
+    // An intended class change (add_note becomes read-only): the printed command records it.
+    await writeFile(
+      join(repo, 'notes.json'),
+      JSON.stringify(withAnnotations(spec, 'add_note', { readOnlyHint: true })),
+    );
+    const relaxed = await sh(`${NPX_COMMAND} check`, repo, env);
+    expect(relaxed.code).toBe(1);
+    const fix = /unrecorded-change: Run `([^`]+)`/.exec(relaxed.stdout)?.[1] as string;
+    expect(fix).toBe(`npx mcp-annotation-auditor@${VERSION} update`);
+    expect(relaxed.stdout.trimEnd().split('\n').at(-1)).toContain(`run \`${fix}\` and commit`);
     expect((await sh(fix, repo, env)).code).toBe(0);
-    await git('commit', '-qam', 'Accept the dropped hint');
+    await git('commit', '-qam', 'add_note is read-only now');
     const after = await sh(`${NPX_COMMAND} check`, repo, env);
-    expect(after.stdout).not.toContain('unrecorded-change');
-    // Still an error: the directories require the hint, whatever the class list says.
-    expect(after.stdout).toMatch(/policy-openai\s+delete_note/);
+    expect(after.code, after.stdout).toBe(0);
+    expect(after.stdout).toContain('PASSED: 0 errors, 0 warnings, 0 notices');
   }, 180_000);
 });

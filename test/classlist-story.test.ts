@@ -104,7 +104,8 @@ describe('the class list story, over real server processes', () => {
     const report = json(check);
     expect(report.tools.find((t) => t.name === 'delete_note')?.class).toBe('delete');
     const drift = report.findings.find((f) => f.rule === 'unrecorded-change');
-    expect(drift?.fix).toContain(`update --class-list ${list} -- node`);
+    // Named from its serverInfo: the printed command pins that name.
+    expect(drift?.fix).toContain(`update --server-name notes --class-list ${list} -- node`);
   });
 
   it('after update, check with the old file as base still fails on hint-dropped', async () => {

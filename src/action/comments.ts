@@ -2,7 +2,7 @@ import * as core from '@actions/core';
 import type { Report } from '../report/report.js';
 import type { CommentMode } from '../config/inputs.js';
 import { getErrorMessage } from '../errors.js';
-import { codeSpanSafe, linesSafe, markdownSafe } from '../escape.js';
+import { codeSpanSafe, linesSafe, markdownProse, markdownSafe } from '../escape.js';
 import { redactText } from '../redact.js';
 import {
   commentMarker,
@@ -179,7 +179,8 @@ export function errorMarkdown(
   details: string | undefined,
   redact: (text: string) => string,
 ): string {
-  const text = markdownSafe(redact(message), 2_000);
+  // Our own sentence, whose commands stay runnable code spans; the server's words are `details`.
+  const text = markdownProse(redact(message), 2_000);
   return details ? `${text}\n\n${codeBlock(redact(details).slice(0, 4_000)).join('\n')}` : text;
 }
 

@@ -3,6 +3,7 @@ import * as core from '@actions/core';
 import { allFindings, keyedFindings, reportCounts, type Report } from '../report/report.js';
 import type { Waiver } from '../config/settings.js';
 import { waiverLines } from '../config/file.js';
+import { pinnedCommand } from '../config/pin-name.js';
 import { toolLines } from '../core/classlist.js';
 import { findingText, type Finding } from '../core/findings.js';
 import { bySeverity } from '../core/rules.js';
@@ -155,13 +156,16 @@ function commentContext(audited: Audited, context: ActionContext): CommentContex
   const { inputs, updateCommand, env } = context;
   const approveLabel = settings?.approveLabel ?? inputs.overrides.approveLabel;
   const summaryUrl = summaryUrlOf(env);
+  // The name to pin comes from this run's own audit, never from a report file's.
+  const only = report.servers.length === 1 && !inputs.reportFile ? report.servers[0] : undefined;
+  const command = only ? pinnedCommand(updateCommand, only) : updateCommand;
   return {
     failOn: report.failOn,
     classList: report.classList,
     runFindings: report.findings,
     // Never the report's: an instruction is built from this job's own inputs. A report-file
     // job that is not told the server's command says in words what to run.
-    ...(!inputs.reportFile || namesServer(context) ? { updateCommand } : {}),
+    ...(!inputs.reportFile || namesServer(context) ? { updateCommand: command } : {}),
     ...(approveLabel !== undefined ? { approveLabel } : {}),
     ...(report.policies ? { policies: report.policies } : {}),
     ...(summaryUrl !== undefined ? { summaryUrl } : {}),

@@ -19,7 +19,8 @@ import { AuditError } from '../errors.js';
 import type { Finding } from '../core/findings.js';
 import { splitCommand } from '../config/command-line.js';
 import { DEFAULT_CONFIG, MCP_JSON, POLICIES, type Policy } from '../config/defaults.js';
-import { render, type Format } from '../report/render.js';
+import { render } from '../report/render.js';
+import { CLI_FORMATS, sarifOutput, type CliFormat } from './sarif-output.js';
 import { FAIL_ON_LEVELS, type FailOn } from '../core/rules.js';
 import { HELP, quickAnswer, type CliResult } from './help.js';
 import { clientRulesInput } from '../config/client-settings.js';
@@ -85,9 +86,14 @@ function checkArguments({ mode, values, positionals }: AuditLine): void {
 
 /** The options that take one of a list of values, checked. */
 function choicesOf({ mode, values }: AuditLine) {
-  const format = (values.format ?? 'text') as Format;
-  if (!['text', 'json', 'markdown'].includes(format))
-    throw usageError(`--format must be text, json or markdown, not "${format}".`, mode);
+  const format = (values.format ?? 'text') as CliFormat;
+  // SARIF is for code scanning: only check has findings to upload.
+  const formats = mode === 'check' ? CLI_FORMATS : CLI_FORMATS.filter((f) => f !== 'sarif');
+  if (!formats.includes(format))
+    throw usageError(
+      `--format must be ${formats.slice(0, -1).join(', ')} or ${formats.at(-1)}, not "${format}"${format === 'sarif' ? ' (SARIF is for check, which reports findings)' : ''}.`,
+      mode,
+    );
   const failOn = values['fail-on'] as FailOn | undefined;
   if (failOn !== undefined && !FAIL_ON_LEVELS.includes(failOn))
     throw usageError(`--fail-on must be error, warning, notice or never, not "${failOn}".`, mode);
@@ -282,7 +288,8 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   // As the action warns: once the audit has compared (if it failed first, nothing was).
   if (checked.warning) notes.push(`warning: ${checked.warning}`);
   // Rendered while the servers exit; returned once they are gone.
-  const stdout = render(report, choices.format);
+  const stdout =
+    choices.format === 'sarif' ? await sarifOutput(report) : render(report, choices.format);
   await settled;
   return {
     exitCode: report.result === 'failed' ? 1 : 0,

@@ -31,8 +31,9 @@ Server options:
   --concurrency N            servers of the config file audited at once (default: the
                              number of CPU cores, at least 2)
   --config FILE              config file (default ${DEFAULT_CONFIG} when it exists)
-  --format text|json|markdown   output format (default text)
   -h, --help                 this help`;
+
+const FORMAT_HELP = `  --format text|json|markdown   output format (default text)`;
 
 export const HELP: Record<string, string> = {
   main: `mcp-annotation-auditor ${VERSION}: keep an MCP server's tool annotations honest.
@@ -56,6 +57,9 @@ Exit codes: 0 passed, 1 findings at or above --fail-on, 2 the audit could not ru
 Lists every tool with each hint as declared true, declared false or absent (-), the class
 (read, edit, delete), the open/closed reach and the title. Exits 0 unless the audit cannot run.
 
+Options:
+${FORMAT_HELP}
+
 ${COMMON_HELP}`,
   check: `Usage: mcp-annotation-auditor check [options] -- <command> [args...]
 
@@ -70,6 +74,11 @@ Check options:
   --base-ref REF             read the base class list with git show REF:<class list> (at the
                              path REF's config file names), and compare REF's config file
   --approved                 the change is approved: hint-dropped and class-relaxed become notices
+  --settings FILE            a Claude Code settings file to check against the class list
+                             (repeatable, merged in order as Claude Code merges them; default
+                             .claude/settings.json when it exists)
+  --format text|json|markdown|sarif   output format (default text; sarif: SARIF 2.1.0 for
+                             code scanning, the findings on the class list's lines)
 
 ${COMMON_HELP}`,
   update: `Usage: mcp-annotation-auditor update [options] -- <command> [args...]
@@ -83,6 +92,7 @@ Update options:
   --class-list FILE          the class list to write (default ${DEFAULT_CLASS_LIST})
   --prune                    also remove the entries of servers this run does not audit
                              (without it they are kept; every removed entry is listed)
+${FORMAT_HELP}
 
 ${COMMON_HELP}`,
   rules: `Usage: mcp-annotation-auditor rules [options]

@@ -7,6 +7,7 @@ import { AuditError } from '../errors.js';
 import { readSettingsFile } from '../files.js';
 import { NPX_COMMAND } from '../version.js';
 import { DEFAULT_SETTINGS } from './defaults.js';
+import { shellQuote } from './settings.js';
 import type { ConfigFile } from './file.js';
 
 /** The settings files `check` reads from the config file's `settings:`. */
@@ -36,7 +37,7 @@ export async function clientRulesInput(
     else if (named)
       throw new AuditError(
         `The settings file ${path} does not exist.`,
-        `Check the path, or create it with ${NPX_COMMAND} rules --write ${path}.`,
+        `Check the path, or create it with \`${NPX_COMMAND} rules --write ${shellQuote(path)}\`.`,
       );
   }
   if (!files.length) return undefined;

@@ -329,7 +329,7 @@ function toolChangeFindings(change: ToolChange): Finding[] {
         `${dropped.map((m) => `${m.hint} (was ${hintText(m.before)})`).join(', ')} no longer declared; clients now assume the default.`,
         {
           hints: dropped.map((m) => m.hint),
-          fix: 'Declare the hint again, even where it equals the default.',
+          fix: `Declare ${dropped.map((m) => `${m.hint}: ${hintText(m.before)}`).join(', ')} again, even where it equals the default. If dropping it is intended, the approval label (or a waiver with a reason) accepts it.`,
         },
       ),
     );
@@ -378,10 +378,11 @@ function classChangeFinding(
       tool,
       `Class relaxed from ${before.class} to ${after.class}: clients will auto-approve what they used to ask about.`,
       {
-        fix:
+        fix: `${
           after.class === 'edit'
             ? 'Confirm the tool no longer deletes or overwrites anything: it may still change data, but only by adding or updating.'
-            : 'Confirm the tool really no longer modifies or destroys anything.',
+            : 'Confirm the tool really no longer modifies or destroys anything.'
+        } If so, the approval label (or a waiver with a reason) accepts the relaxed class.`,
       },
     );
   if (rankAfter > rankBefore)

@@ -13,7 +13,8 @@ function undeclared(tool: ClassifiedTool, hints: readonly HintName[]): HintName[
   return hints.filter((h) => !tool.hints[h].declared);
 }
 
-function list(items: string[]): string {
+/** "a", "a and b", "a, b and c". */
+export function list(items: string[]): string {
   return items.length <= 1
     ? (items[0] ?? '')
     : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
@@ -50,8 +51,9 @@ function hasTitle(tool: ClassifiedTool): boolean {
 function checkClaude(tool: ClassifiedTool): Finding[] {
   const missing: string[] = [];
   if (!hasTitle(tool)) missing.push('a title (annotations.title)');
-  if (!tool.hints.readOnlyHint.declared && !tool.hints.destructiveHint.declared)
-    missing.push('readOnlyHint or destructiveHint');
+  // Either hint would do: both are named, so a dropped one shows as required (core/advice.ts).
+  const hints = undeclared(tool, ['readOnlyHint', 'destructiveHint']);
+  if (hints.length === 2) missing.push('readOnlyHint or destructiveHint');
   const annotations = missing.length > 0;
   const tooLong = tool.name.length > CLAUDE_NAME_LIMIT;
   if (tooLong)
@@ -63,7 +65,7 @@ function checkClaude(tool: ClassifiedTool): Finding[] {
         'policy-claude',
         tool.name,
         `The Claude connector directory requires ${list(missing)}.`,
-        { fix: claudeFix(annotations, tooLong) },
+        { fix: claudeFix(annotations, tooLong), ...(hints.length === 2 ? { hints } : {}) },
       ),
     );
   const titles = titlesOf(tool);
@@ -93,7 +95,8 @@ function checkOpenAi(tool: ClassifiedTool): Finding[] {
 }
 
 function checkExplicit(tool: ClassifiedTool): Finding[] {
-  const missing: string[] = undeclared(tool, HINT_NAMES);
+  const hints = undeclared(tool, HINT_NAMES);
+  const missing: string[] = [...hints];
   if (!hasTitle(tool)) missing.unshift('title');
   if (!missing.length) return [];
   return [
@@ -103,6 +106,7 @@ function checkExplicit(tool: ClassifiedTool): Finding[] {
       `The explicit profile requires ${list(missing)} to be declared.`,
       {
         fix: 'Declare a title and all four hints, even where they equal the default.',
+        ...(hints.length ? { hints } : {}),
       },
     ),
   ];

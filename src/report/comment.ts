@@ -9,6 +9,7 @@ import { plural } from '../core/text.js';
 import type { FailOn } from '../core/rules.js';
 import { NPX_COMMAND } from '../version.js';
 import { ruleNotes, type RuleNotesContext } from '../clients/rule-notes.js';
+import { fixesMarkdown } from './markdown.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; we stay well below. */
 export const COMMENT_LIMIT = 65_536;
@@ -107,7 +108,7 @@ export function renderComment(report: ServerReport, context: CommentContext): st
   const accept = [
     '#### Accepting a change',
     '',
-    `The reviewed classes live in \`${codeSpanSafe(context.classList, 200)}\`. To accept a change, ${run} and commit the file: reviewers (and CODEOWNERS) see exactly what changed in its diff.${context.approveLabel ? ` A dropped hint or a relaxed class that is intended can be approved with the \`${codeSpanSafe(context.approveLabel, 50)}\` label.` : ''}`,
+    `The reviewed classes live in \`${codeSpanSafe(context.classList, 200)}\`. To accept a change, ${run} and commit the file: reviewers (and CODEOWNERS) see exactly what changed in its diff.${context.approveLabel ? ` The \`${codeSpanSafe(context.approveLabel, 50)}\` label approves an intended dropped hint (\`hint-dropped\`) or relaxed class (\`class-relaxed\`), never a policy error: where a policy requires the hint, declare it (\`readOnlyHint: false\`, say) instead of removing it.` : ''}`,
     '',
   ];
   let budget = BUDGET - head.join('\n').length - accept.join('\n').length - 500;
@@ -130,6 +131,9 @@ export function renderComment(report: ServerReport, context: CommentContext): st
     budget -= notes.join('\n').length + 40;
   }
   if (findings.length) add('#### Findings', findingsTable(findings), 'findings', 0.5);
+  const fixes = fixesMarkdown(findings, '#### What to do');
+  sections.push(...fixes);
+  budget -= fixes.join('\n').length;
   if (report.tools.length) {
     const inventory = fitCommentTable(
       inventoryTable(report.tools),

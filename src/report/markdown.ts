@@ -1,7 +1,8 @@
 import { NPX_COMMAND } from '../version.js';
 import { plural } from '../core/text.js';
-import { codeSpanSafe, markdownSafe } from '../escape.js';
-import { countsOf, type Report, type ServerReport } from './report.js';
+import type { Finding } from '../core/findings.js';
+import { codeSpanSafe, markdownProse, markdownSafe } from '../escape.js';
+import { allFindings, countsOf, type Report, type ServerReport } from './report.js';
 import {
   changesTable,
   findingsTable,
@@ -11,13 +12,15 @@ import {
   utf8Bytes,
   type Table,
 } from './table.js';
-import { unpinnedNote, verdictLine } from './text.js';
+import { distinctFixes, unpinnedNote, verdictLine } from './text.js';
 
 /* The report as markdown: the CLI's --format markdown and the action's job summary. */
 
 const NOTE_ROOM = 320;
 
-const verdictHeading = (report: Report) => `### MCP tool annotations: ${verdictLine(report)}`;
+// The verdict may name a tool (what to declare on it): escaped, its commands kept as code spans.
+const verdictHeading = (report: Report) =>
+  `### MCP tool annotations: ${markdownProse(verdictLine(report), 4_000)}`;
 
 function serverHeading(s: ServerReport): string[] {
   const c = countsOf(s.tools, s.findings, s.changes);
@@ -38,6 +41,38 @@ function firstRunMarkdown(report: Report): string[] {
     ...codeBlock(report.updateCommand ?? `${NPX_COMMAND} update`, 'sh'),
     '',
     'The policy findings below are about the annotations themselves.',
+    '',
+  ];
+}
+
+/** The fixes a list shows before it says how many more there are: the JSON report has each. */
+const MAX_FIXES = 20;
+
+/**
+ * "What to do" in markdown: each distinct fix of the findings, as the text output says it, with
+ * its commands as code spans to copy (nothing inserted in them).
+ */
+export function fixesMarkdown(findings: Finding[], title = '**What to do**'): string[] {
+  const fixes = distinctFixes(findings);
+  if (!fixes.length) return [];
+  const shown = fixes.slice(0, MAX_FIXES).map((fix) => `- ${markdownProse(fix, 1_000)}`);
+  if (fixes.length > MAX_FIXES) shown.push(`- _…and ${fixes.length - MAX_FIXES} more._`);
+  return [title, '', ...shown, ''];
+}
+
+/**
+ * How to accept an intended change, with the exact update command as a block to copy: in the job
+ * summary too, which is all a fork's PR or a run without a token gets.
+ */
+function acceptMarkdown(report: Report): string[] {
+  const changed = report.servers.some((s) => s.changes.length);
+  const drift = allFindings(report).some((f) => f.rule === 'unrecorded-change' && !f.waived);
+  if (report.mode !== 'check' || report.firstRun || !report.updateCommand || !(changed || drift))
+    return [];
+  return [
+    '**To accept an intended change**, run this exact command, review the diff of the class list and commit it:',
+    '',
+    ...codeBlock(report.updateCommand, 'sh'),
     '',
   ];
 }
@@ -77,9 +112,11 @@ function wholeWithin(report: Report, limit: number): string | undefined {
       push(...serverHeading(s));
       if (s.changes.length) section('**Changes**', changesTable(s.changes));
       if (s.findings.length) section('**Findings**', findingsTable(s.findings));
+      push(...fixesMarkdown(s.findings));
       if (s.tools.length) section('**Tools**', inventoryTable(s.tools));
     }
     if (report.findings.length) section('**Config**', findingsTable(report.findings));
+    push(...fixesMarkdown(report.findings), ...acceptMarkdown(report));
   } catch (error) {
     if (error instanceof OverLimit) return undefined;
     throw error;
@@ -99,7 +136,9 @@ export function renderMarkdown(report: Report, budget = Infinity): string {
   const note = (what: string) => (count: number) =>
     `_…and ${count} more ${what}, left out to keep the job summary within GitHub's size limit: the JSON report (the \`report\` output) has them all._`;
   const bytesOf = (lines: string[]) => utf8Bytes(lines.join('\n')) + 1;
-  let left = budget - bytesOf(out) - 1;
+  // What to do comes last, in room kept for it now: it is what the reader acts on.
+  const tail = [...fixesMarkdown(allFindings(report)), ...acceptMarkdown(report)];
+  let left = budget - bytesOf(out) - bytesOf(tail) - 1;
   /** The table fitted to `room` bytes, title and note included; what it used comes off `left`. */
   const fitted = (title: string, table: Table, what: string, room: number): string[] => {
     const around = bytesOf([title, '', '']) + NOTE_ROOM;
@@ -137,5 +176,6 @@ export function renderMarkdown(report: Report, budget = Infinity): string {
       out.push(...fitted('**Tools**', inventoryTable(s.tools), 'tools', left - keep));
   }
   if (config) out.push(...fitted('**Config**', config, 'findings', left + configRoom));
+  out.push(...tail);
   return `${out.join('\n')}\n`;
 }

@@ -2,6 +2,8 @@ import { NPX_COMMAND } from '../version.js';
 import { fullToolName, recordedHint } from '../core/classlist.js';
 import type { ToolChange } from '../core/diff.js';
 import type { Finding } from '../core/findings.js';
+import { requiredDrops } from '../core/advice.js';
+import { list } from '../core/policies.js';
 import { meetsThreshold } from '../core/rules.js';
 import { hintText, plural } from '../core/text.js';
 import { HINT_NAMES, type HintName } from '../core/tools.js';
@@ -93,12 +95,17 @@ function findingRows(findings: Finding[]): string[][] {
   return groupFindings(findings).map(findingLine);
 }
 
+/** Each distinct fix of the findings that are not waived, with its rule: "rule: fix". */
+export function distinctFixes(findings: Finding[]): string[] {
+  return [...new Set(findings.filter((f) => f.fix && !f.waived).map((f) => `${f.rule}: ${f.fix}`))];
+}
+
 /** "What to do": each distinct fix of the findings that are not waived, with its rule. */
 function fixLines(findings: Finding[]): string[] {
-  const fixes = [
-    ...new Set(findings.filter((f) => f.fix && !f.waived).map((f) => `${f.rule}: ${f.fix}`)),
-  ];
-  return fixes.length ? ['', 'What to do:', ...fixes.map((x) => `  ${x}`)] : [];
+  const fixes = distinctFixes(findings);
+  return fixes.length
+    ? ['', 'What to do:', ...fixes.map((x) => `  ${terminalSafe(x, 1_000)}`)]
+    : [];
 }
 
 function serverText(s: ServerReport): string {
@@ -172,7 +179,14 @@ function nextStep(report: Report): string {
   if (report.firstRun)
     return `Next: run ${update}, review ${report.classList} and commit it${allFindings(report).some((f) => f.rule !== 'unrecorded-change' && !f.waived && meetsThreshold(f.severity, report.failOn)) ? '; then fix or waive the other findings' : ''}.`;
   if (report.result === 'passed') return 'Nothing to do.';
-  return 'Next: fix what each finding says (What to do), waive one with a reason in the config file, or, for an intended change, run the update command and commit the class list.';
+  const drops = report.servers.flatMap((s) => requiredDrops(s.findings, s.changes));
+  if (drops.length) {
+    const declare = list(drops.map((d) => `${d.declaration} on ${terminalSafe(d.tool, 64)}`));
+    const policies = list([...new Set(drops.flatMap((d) => d.policies))]);
+    return `Next: declare ${declare} again instead of removing it: ${policies} requires it, and neither update nor the approval label clears a policy error.`;
+  }
+  const drift = allFindings(report).some((f) => f.rule === 'unrecorded-change' && !f.waived);
+  return `Next: fix what each finding says (What to do), waive one with a reason in the config file, or, for an intended change, run ${drift && report.updateCommand ? update : 'the update command'} and commit the class list.`;
 }
 
 /** Said once, first, when check runs with no class list yet: how to start one. */
