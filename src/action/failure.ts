@@ -1,6 +1,6 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import * as core from '@actions/core';
 import type { EraSetting } from '../config/settings.js';
 import type { Policy } from '../config/defaults.js';
@@ -12,6 +12,7 @@ import { commentMarker } from '../report/comment.js';
 import { renderFailedRun, type FailedRun } from '../report/json.js';
 import { errorMarkdown, markCommentsFailed, type CommentTarget } from './comments.js';
 import { appendSummary } from './summary.js';
+import { stepFile } from './step-dir.js';
 
 /**
  * What the run knows when a step fails: which PR comments an error marks, with which markers,
@@ -90,9 +91,10 @@ async function recordedServers(path: string): Promise<string[]> {
  * written only warns: the step fails on the error already.
  */
 async function writeFailedRun(run: FailedRun, env: NodeJS.ProcessEnv): Promise<void> {
-  const path = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'report.json');
+  // Named in a warning if even the step's folder cannot be made.
+  let path = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'report.json');
   try {
-    await mkdir(dirname(path), { recursive: true });
+    path = await stepFile(env, 'report.json');
     await writeFile(path, renderFailedRun(run));
     core.setOutput('report', path);
   } catch (error) {
