@@ -30,7 +30,14 @@ export type { ConfigRead };
  * The commit a check compares with: the PR's base, the merge group's base, or the commit a push
  * started from; or why there is none (a push that creates its branch).
  */
-export type BaseCommit = { sha: string; label: string } | { none: string };
+export type BaseCommit =
+  | {
+      sha: string;
+      label: string;
+      /** A pull request's base: GitHub's pull request names it, so GitHub holds it. */
+      ofPull?: true;
+    }
+  | { none: string };
 
 export interface ActionContext {
   env: NodeJS.ProcessEnv;
@@ -166,7 +173,8 @@ export function baseOfEvent(
   pull: PullRequestInfo | undefined,
 ): BaseCommit | undefined {
   const short = (sha: string) => sha.slice(0, 12);
-  if (pull) return { sha: pull.baseSha, label: `the base commit ${short(pull.baseSha)}` };
+  if (pull)
+    return { sha: pull.baseSha, label: `the base commit ${short(pull.baseSha)}`, ofPull: true };
   const payload = (event ?? {}) as { merge_group?: { base_sha?: unknown }; before?: unknown };
   if (eventName === 'merge_group') {
     const sha = eventSha(payload.merge_group?.base_sha, 'merge_group.base_sha');

@@ -268,7 +268,7 @@ function auditOptions(
 function readBaseAt(
   context: ActionContext,
   settings: Settings,
-  base: { sha: string; label: string },
+  base: { sha: string; label: string; ofPull?: true },
 ): Promise<BaseRead> {
   const { inputs, env } = context;
   return readBasePlan({
@@ -281,6 +281,7 @@ function readBaseAt(
     classList: settings.classList,
     fetch: true,
     api: (repoPath) => fromApi(context, repoPath, base.sha),
+    ...(base.ofPull ? { apiNamedCommit: true } : {}),
   });
 }
 

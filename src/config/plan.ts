@@ -91,6 +91,7 @@ export function baseConfigPath(given: string | undefined): string {
  * PR did to its own), its class list, and how the PR's config relaxes the base's. Every path is
  * resolved at the base commit (see base-reader.ts). `api`, when given, is asked first for a
  * repository path; it answers with the text, null for "no such file", or undefined for "ask git".
+ * A base that cannot be established (no clone, a commit it lacks) is an error, never "no base".
  */
 export async function readBasePlan(options: {
   ref: string;
@@ -105,6 +106,11 @@ export async function readBasePlan(options: {
   /** Where there is no repository: the folder repository paths are taken from. */
   root?: string;
   api?: (repoPath: string) => Promise<string | null | undefined>;
+  /**
+   * The API's "not there" proves the file absent: the commit is one the API itself named (a
+   * pull request's base), so the 404 cannot mean "no such commit". Otherwise git decides.
+   */
+  apiNamedCommit?: boolean;
 }): Promise<BaseRead> {
   const { ref, cwd, api } = options;
   let tree: Promise<BaseTree> | undefined;
@@ -122,7 +128,7 @@ export async function readBasePlan(options: {
     if (typeof answered === 'string') return answered;
     // "Not there" from the API is checked in the clone when it holds the commit: there, a
     // symlink in the base's tree is followed as git stored it.
-    if (answered === null) {
+    if (answered === null && options.apiNamedCommit) {
       const clone = await top;
       if (clone === undefined || (await commitOf(ref, clone)) === undefined) return null;
     }
