@@ -6,7 +6,13 @@ import { actionClientRules, writeRulesOutput, type ActionClientRules } from './c
 import type { BaseRead } from '../config/base.js';
 import { gitTopLevel, repoPathOf } from '../config/base-reader.js';
 import { getOptionalInput } from '../config/inputs.js';
-import { approvalLabelOf, baseConfigPath, planSettings, readBasePlan } from '../config/plan.js';
+import {
+  approvalLabelOf,
+  baseConfigPath,
+  planSettings,
+  readBasePlan,
+  type ApiAnswer,
+} from '../config/plan.js';
 import { secretsOfServers, type Settings } from '../config/settings.js';
 import { AuditError, getErrorMessage } from '../errors.js';
 import { terminalSafe } from '../escape.js';
@@ -71,23 +77,17 @@ export async function repoRelative(path: string, env: NodeJS.ProcessEnv): Promis
 
 /**
  * A file at the base commit through the contents API (works with the default shallow checkout):
- * its text, null for GitHub's "not there" at that commit, or undefined (git at the base commit
- * decides) when the API cannot say: no token, a symlink or folder, a file too large, an error.
+ * its text, null for GitHub's "not there" at that commit, undefined without a token, or what
+ * went wrong (a symlink or folder, a file too large, an error): then git at the base commit
+ * decides.
  */
-async function fromApi(
-  context: ActionContext,
-  repoPath: string,
-  sha: string,
-): Promise<string | null | undefined> {
+async function fromApi(context: ActionContext, repoPath: string, sha: string): Promise<ApiAnswer> {
   const { client, repo } = context;
   if (!client || !repo) return undefined;
   try {
     return await client.getFileAt(repo, repoPath, sha);
   } catch (error) {
-    core.info(
-      `The contents API could not give ${repoPath} at ${sha.slice(0, 12)} (${terminalSafe(getErrorMessage(error), 200)}); reading it from git.`,
-    );
-    return undefined;
+    return { failed: getErrorMessage(error) };
   }
 }
 

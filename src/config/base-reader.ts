@@ -178,7 +178,7 @@ export async function baseTree(
   if (root === undefined)
     throw new AuditError(
       `${label} cannot be read: ${cwd} is not in a git repository.`,
-      'Run from inside the repository, or pass the base class list with --base.',
+      'Run in a clone of the repository (in a workflow: after actions/checkout); the CLI also takes the base class list as --base.',
     );
   let commit = await commitOf(ref, root);
   let why = '';

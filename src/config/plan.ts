@@ -5,6 +5,8 @@ import { readTrusted } from '../prestart.js';
 import { readBaseState, type BaseRead } from './base.js';
 import { baseTree, gitTopLevel, repoPathOf, type BaseTree } from './base-reader.js';
 import { commitOf } from '../git.js';
+import { AuditError, getErrorMessage } from '../errors.js';
+import { terminalSafe } from '../escape.js';
 import { DEFAULT_CONFIG, MCP_JSON } from './defaults.js';
 import { readConfigFile, type ConfigFile } from './file.js';
 import {
@@ -14,6 +16,12 @@ import {
   type Settings,
   type Surface,
 } from './settings.js';
+
+/**
+ * What the contents API says of a path at the base commit: its text, null for "not there",
+ * undefined when it was not asked (no token), or why it could not say.
+ */
+export type ApiAnswer = string | null | undefined | { failed: string };
 
 /** The config the run uses; its text is kept so annotations can point at a waiver's line. */
 export interface ConfigRead {
@@ -105,7 +113,7 @@ export async function readBasePlan(options: {
   fetch?: boolean;
   /** Where there is no repository: the folder repository paths are taken from. */
   root?: string;
-  api?: (repoPath: string) => Promise<string | null | undefined>;
+  api?: (repoPath: string) => Promise<ApiAnswer>;
   /**
    * The API's "not there" proves the file absent: the commit is one the API itself named (a
    * pull request's base), so the 404 cannot mean "no such commit". Otherwise git decides.
@@ -132,7 +140,15 @@ export async function readBasePlan(options: {
       const clone = await top;
       if (clone === undefined || (await commitOf(ref, clone)) === undefined) return null;
     }
-    return (await treeOf()).read(repoPath);
+    try {
+      return await (await treeOf()).read(repoPath);
+    } catch (error) {
+      if (answered === null || answered === undefined) throw error;
+      throw new AuditError(
+        `Could not read ${repoPath} at ${options.label}: ${terminalSafe(answered.failed, 300)}; ${getErrorMessage(error)} Without it, what this change does to the reviewed tools (a dropped hint, say) cannot be checked.`,
+        "Re-run the job. If it fails again, give the job a token that can read the repository's contents (permissions: contents: read), or check out with fetch-depth: 0.",
+      );
+    }
   };
   return readBaseState({
     read,
