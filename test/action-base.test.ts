@@ -247,3 +247,25 @@ describe('two steps of the action in one job', () => {
     }
   });
 });
+
+describe('a config file without servers', () => {
+  it('takes the servers from .mcp.json, as the CLI does', async () => {
+    const api = await startGitHubApi({ token: TOKEN });
+    try {
+      const dir = await tempDir();
+      await writeFile(join(dir, 'spec.json'), JSON.stringify(await notesSpec()));
+      await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { notes: served } }));
+      const update = await runCli(['update'], { cwd: dir });
+      expect(update.code, update.stderr).toBe(0);
+      await mkdir(join(dir, '.github'));
+      const waiver = { rule: 'tool-added', tool: 'add_note', reason: 'reviewed' };
+      await writeFile(join(dir, CONFIG), JSON.stringify({ waivers: [waiver] }));
+      const run = await runIn(api, dir, { comment: 'never' });
+      expect(run.code, run.stdout).toBe(0);
+      expect(run.stdout).toContain(`Servers from .mcp.json (${CONFIG} lists none).`);
+      expect(run.outputs['tool-count']).toBe('3');
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import * as core from '@actions/core';
 import { runAudit, type AuditOptions } from '../audit.js';
 import { actionClientRules, writeRulesOutput, type ActionClientRules } from './client-rules.js';
@@ -72,7 +72,11 @@ function actionCwd(env: NodeJS.ProcessEnv): string {
 export async function repoRelative(path: string, env: NodeJS.ProcessEnv): Promise<string> {
   const cwd = actionCwd(env);
   const root = (await gitTopLevel(cwd)) ?? env.GITHUB_WORKSPACE ?? process.cwd();
-  return repoPathOf(path, cwd, root);
+  // Outside the repository (a class-list input given as an absolute path elsewhere): shown as a
+  // path from the root all the same; only reads at the base refuse it.
+  return repoPathOf(path, cwd, root).catch(() =>
+    relative(root, resolve(cwd, path)).split(sep).join('/'),
+  );
 }
 
 /**

@@ -169,11 +169,16 @@ export function approvalLabelOf(
   head: ConfigFile | undefined,
   given: string | undefined,
 ): { label?: string; note?: string } {
-  const label = base?.config?.approveLabel ?? given;
+  const fromBase = base?.config?.approveLabel;
+  const label = fromBase ?? given;
+  const source =
+    label === undefined
+      ? 'none: the base commit names none, nor does the approve-label input'
+      : `"${label}", ${fromBase !== undefined ? "the base commit's" : 'from the approve-label input (the base commit names none)'}`;
   const tried = head?.approveLabel;
   const note =
     tried !== undefined && tried !== label
-      ? `approveLabel "${tried}" in the PR's config takes effect once merged: the label that approves this run is ${label !== undefined ? `"${label}", the base commit's` : 'none (the base commit names none)'}.`
+      ? `approveLabel "${tried}" in the PR's config takes effect once merged: the label that approves this run is ${source}.`
       : undefined;
   return { ...(label !== undefined ? { label } : {}), ...(note ? { note } : {}) };
 }
