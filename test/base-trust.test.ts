@@ -109,6 +109,38 @@ describe('check --base-ref reads the base at the base commit', () => {
   });
 });
 
+describe('check --base-ref follows symlinks as the base commit stored them', () => {
+  const config = {
+    policies: ['claude'],
+    classList: 'mcp/classes.json',
+    servers: { notes: served },
+  };
+
+  it('a class list folder that is a symlink in the base commit is read through it', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'lists'));
+    await symlink('lists', join(dir, 'mcp'));
+    const { spec } = await baseRepository(dir, { [CONFIG]: config });
+    await writeFile(join(dir, 'spec.json'), JSON.stringify(dropIdempotent(spec)));
+    await recorded(dir);
+    const run = await cli(dir, 'check', '--format', 'json', '--base-ref', 'HEAD');
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(findingIds(run)).toContain('hint-dropped:delete_note');
+  });
+
+  it('a symlink in the base commit that leaves the repository is refused, exit 2', async () => {
+    const dir = await tempDir();
+    const repo = join(dir, 'repo');
+    await mkdir(join(dir, 'outside'), { recursive: true });
+    await mkdir(repo);
+    await symlink('../outside', join(repo, 'mcp'));
+    await baseRepository(repo, { [CONFIG]: config });
+    const run = await cli(repo, 'check', '--base-ref', 'HEAD');
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    expect(run.stderr).toContain('mcp/classes.json at HEAD leaves the repository');
+  });
+});
+
 describe('check --base-ref with a base commit the clone does not hold', () => {
   async function shallowClone() {
     const origin = await tempDir();
