@@ -259,7 +259,10 @@ describe('a config file without servers', () => {
       expect(update.code, update.stderr).toBe(0);
       await mkdir(join(dir, '.github'));
       const waiver = { rule: 'tool-added', tool: 'add_note', reason: 'reviewed' };
-      await writeFile(join(dir, CONFIG), JSON.stringify({ waivers: [waiver] }));
+      const configText = JSON.stringify({ waivers: [waiver] });
+      await writeFile(join(dir, CONFIG), configText);
+      // The waiver is the base's too: a new one would be config-relaxed.
+      api.setFile(DEFAULT_BASE_SHA, CONFIG, configText);
       const run = await runIn(api, dir, { comment: 'never' });
       expect(run.code, run.stdout).toBe(0);
       expect(run.stdout).toContain(`Servers from .mcp.json (${CONFIG} lists none).`);
