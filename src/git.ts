@@ -46,10 +46,44 @@ export function git(args: string[], cwd?: string): Promise<string> {
   );
 }
 
-/** A file's text at a commit (`git show REV:PATH`), or null when the commit does not hold it. */
+/** Whether git exits 0 for `args` (a question git answers by its exit status alone). */
+export function gitSucceeds(args: string[], cwd?: string): Promise<boolean> {
+  return git(args, cwd).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * The commit `ref` names, when this clone holds that commit; undefined when it does not. Asked
+ * with `^{commit}`: a bare 40-hex name "verifies" even when no such object is here.
+ */
+export async function commitOf(ref: string, cwd?: string): Promise<string | undefined> {
+  const out = await git(
+    ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`],
+    cwd,
+  ).catch(() => '');
+  const sha = out.trim();
+  return /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined;
+}
+
+/**
+ * A file's text at a commit (`git show REV:PATH`), or null when the commit does not hold it. That
+ * "does not hold it" is proved, never read from git's message: the commit is in this clone and
+ * `git ls-tree` finds nothing at the path. Anything else is git's error.
+ */
 export async function gitShow(object: string, cwd?: string): Promise<string | null> {
-  return git(['show', object], cwd).catch((error: Error) => {
-    if (/does not exist in|exists on disk, but not in/.test(error.message)) return null;
+  try {
+    return await git(['show', object], cwd);
+  } catch (error) {
+    const colon = object.indexOf(':');
+    const [rev, path] = [object.slice(0, colon), object.slice(colon + 1)];
+    if (colon > 0 && path && (await commitOf(rev, cwd)) !== undefined) {
+      const listed = await git(['ls-tree', '-z', '--end-of-options', rev, '--', path], cwd).catch(
+        () => undefined,
+      );
+      if (listed === '') return null;
+    }
     throw error;
-  });
+  }
 }

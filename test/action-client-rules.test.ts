@@ -100,7 +100,8 @@ describe('the action with Claude Code settings', () => {
     const run = await runIn(api, dir, { command: quote(server), policies: 'claude' });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const path = run.outputs.rules ?? '';
-    expect(path.endsWith(join('mcp-annotation-auditor', 'claude-settings.json'))).toBe(true);
+    // In the step's own folder: a second step of the job cannot replace it.
+    expect(path).toMatch(/mcp-annotation-auditor[\\/]step-[^\\/]+[\\/]claude-settings\.json$/);
     expect(await readFile(path, 'utf8')).toBe(
       settingsText({
         allow: ['mcp__notes__list_notes'],

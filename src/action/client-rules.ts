@@ -22,6 +22,7 @@ import { getErrorMessage } from '../errors.js';
 import { terminalSafe } from '../escape.js';
 import { readTrusted } from '../prestart.js';
 import { NPX_COMMAND } from '../version.js';
+import { stepFile } from './step-dir.js';
 
 /*
  * Client rules in the action: the Claude Code settings the check judges (the claude-settings
@@ -94,10 +95,12 @@ export async function writeRulesOutput(
   mapping: RuleMapping,
   env: NodeJS.ProcessEnv,
 ): Promise<void> {
-  const path = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'claude-settings.json');
+  // Named in a warning if even the step's folder cannot be made.
+  let path = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'claude-settings.json');
   try {
     if (!list) return core.setOutput('rules', '');
     const text = mergePermissions(undefined, permissionsFor(list, mapping), serversOf(list));
+    path = await stepFile(env, 'claude-settings.json');
     const what = 'the Claude Code settings file';
     await writeConfined(path, text, await runnerTempRoot(env), what);
     core.setOutput('rules', path);

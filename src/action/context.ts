@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
 import * as core from '@actions/core';
-import { DEFAULT_CLASS_LIST, MCP_JSON } from '../config/defaults.js';
+import { DEFAULT_CLASS_LIST } from '../config/defaults.js';
+import { NULL_SHA } from '../config/base-reader.js';
+import { readRunConfig, type ConfigRead } from '../config/plan.js';
 import { readInputs, type ActionInputs } from '../config/inputs.js';
 import { shellQuote, updateCommandLine } from '../config/settings.js';
-import { readConfigFile, type ConfigFile } from '../config/file.js';
 import { AuditError, getErrorMessage } from '../errors.js';
 import { terminalSafe } from '../escape.js';
 import { enteredWorkingDirectory, readTrusted } from '../prestart.js';
@@ -23,12 +24,20 @@ import {
  * go, and the config file.
  */
 
-/** The config file the run uses; its text is kept so annotations can point at a waiver's line. */
-export interface ConfigRead {
-  file?: ConfigFile;
-  path: string;
-  text?: string;
-}
+export type { ConfigRead };
+
+/**
+ * The commit a check compares with: the PR's base, the merge group's base, or the commit a push
+ * started from; or why there is none (a push that creates its branch).
+ */
+export type BaseCommit =
+  | {
+      sha: string;
+      label: string;
+      /** A pull request's base: GitHub's pull request names it, so GitHub holds it. */
+      ofPull?: true;
+    }
+  | { none: string };
 
 export interface ActionContext {
   env: NodeJS.ProcessEnv;
@@ -48,6 +57,8 @@ export interface ActionContext {
   /** The PR the comments go on; a report-file job's is verified later (see verifiedPull). */
   target?: CommentTarget;
   config: ConfigRead;
+  /** The commit a check compares with (absent when the event names none). */
+  base?: BaseCommit;
 }
 
 function readRepo(env: NodeJS.ProcessEnv): RepoRef | undefined {
@@ -132,21 +143,50 @@ async function readPull(
   });
 }
 
-/** The config file; without one, nor a command or url, the project's .mcp.json lists the servers. */
+/** The config file (with .mcp.json's servers when it names none), as the CLI reads it too. */
 async function readConfig(inputs: ActionInputs): Promise<ConfigRead> {
-  let text: string | undefined;
-  const read = async (path: string) => (text = await readTrusted(path));
-  const file = await readConfigFile(inputs.config, inputs.configRequired, read);
-  if (file || inputs.configRequired || inputs.overrides.command || inputs.overrides.url)
+  const config = await readRunConfig({
+    path: inputs.config,
+    required: inputs.configRequired,
+    direct: Boolean(inputs.overrides.command?.length || inputs.overrides.url),
+  });
+  if (config.note) core.info(`${config.note[0]?.toUpperCase()}${config.note.slice(1)}.`);
+  return config;
+}
+
+/** A commit id from the event, checked: one that is not is no base to compare with. */
+function eventSha(value: unknown, where: string): string {
+  if (typeof value === 'string' && /^[0-9a-f]{40}$/i.test(value)) return value;
+  throw new AuditError(
+    `The event's ${where} is ${typeof value === 'string' ? `"${terminalSafe(value, 80)}"` : 'missing'}, not a commit id: there is no base to compare with.`,
+    'Run the check on pull_request, merge_group or push events, as GitHub sends them.',
+  );
+}
+
+/**
+ * The base a check compares with: the PR's base commit, `merge_group.base_sha`, or a push's
+ * `before`. A push that creates its branch has no before (the all-zero id): said, not guessed.
+ */
+export function baseOfEvent(
+  event: unknown,
+  eventName: string | undefined,
+  pull: PullRequestInfo | undefined,
+): BaseCommit | undefined {
+  const short = (sha: string) => sha.slice(0, 12);
+  if (pull)
+    return { sha: pull.baseSha, label: `the base commit ${short(pull.baseSha)}`, ofPull: true };
+  const payload = (event ?? {}) as { merge_group?: { base_sha?: unknown }; before?: unknown };
+  if (eventName === 'merge_group') {
+    const sha = eventSha(payload.merge_group?.base_sha, 'merge_group.base_sha');
+    return { sha, label: `the merge group's base commit ${short(sha)}` };
+  }
+  if (eventName !== 'push') return undefined;
+  const sha = eventSha(payload.before, 'before');
+  if (NULL_SHA.test(sha))
     return {
-      ...(file ? { file } : {}),
-      path: inputs.config,
-      ...(text !== undefined ? { text } : {}),
+      none: "No base comparison was made: this push creates the branch (the event's before is the all-zero commit id), so there is no earlier commit to compare with. The class list at HEAD is checked as it is.",
     };
-  const project = await readConfigFile(MCP_JSON, false, read);
-  if (!project) return { path: inputs.config };
-  core.info(`Servers from ${MCP_JSON} (there is no ${inputs.config}).`);
-  return { file: project, path: MCP_JSON, ...(text !== undefined ? { text } : {}) };
+  return { sha, label: `the commit before this push ${short(sha)}` };
 }
 
 /** What an error knows once the context is read: the PR it marks, the class list's servers. */
@@ -179,9 +219,11 @@ export async function readContext(env: NodeJS.ProcessEnv, known: Known): Promise
       ? { ...commenting, prNumber }
       : undefined;
   // Read after the comment target is known: a config file that is wrong marks the comment.
-  const config = await within(knownOf({ inputs, ...(target ? { target } : {}) }, known), () =>
-    readConfig(inputs),
-  );
+  const knows = knownOf({ inputs, ...(target ? { target } : {}) }, known);
+  const config = await within(knows, () => readConfig(inputs));
+  const base = inputs.reportFile
+    ? undefined
+    : await within(knows, () => Promise.resolve(baseOfEvent(event, env.GITHUB_EVENT_NAME, pull)));
   return {
     env,
     inputs,
@@ -195,5 +237,6 @@ export async function readContext(env: NodeJS.ProcessEnv, known: Known): Promise
     ...(commenting ? { commenting } : {}),
     ...(target ? { target } : {}),
     config,
+    ...(base ? { base } : {}),
   };
 }

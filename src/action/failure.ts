@@ -13,6 +13,7 @@ import { commentMarker } from '../report/comment.js';
 import { renderFailedRun, type FailedRun } from '../report/json.js';
 import { errorMarkdown, markCommentsFailed, type CommentTarget } from './comments.js';
 import { appendSummary } from './summary.js';
+import { stepFile } from './step-dir.js';
 
 /**
  * What the run knows when a step fails: which PR comments an error marks, with which markers,
@@ -91,8 +92,10 @@ async function recordedServers(path: string): Promise<string[]> {
  * written only warns: the step fails on the error already.
  */
 async function writeFailedRun(run: FailedRun, env: NodeJS.ProcessEnv): Promise<void> {
-  const path = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'report.json');
+  // Named in a warning if even the step's folder cannot be made.
+  let path = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'report.json');
   try {
+    path = await stepFile(env, 'report.json');
     await writeConfined(path, renderFailedRun(run), await runnerTempRoot(env), 'the report');
     core.setOutput('report', path);
   } catch (error) {

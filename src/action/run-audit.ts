@@ -1,21 +1,21 @@
-import { realpath } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { repositoryRoot, runnerTempRoot, writeConfined } from '../confined.js';
 import * as core from '@actions/core';
 import { runAudit, type AuditOptions } from '../audit.js';
 import { actionClientRules, writeRulesOutput, type ActionClientRules } from './client-rules.js';
-import { readBaseState, type BaseRead } from '../config/base.js';
-import { MCP_JSON } from '../config/defaults.js';
+import type { BaseRead } from '../config/base.js';
+import { gitTopLevel, repoPathOf } from '../config/base-reader.js';
+import { getOptionalInput } from '../config/inputs.js';
 import {
-  nameFromProject,
-  resolveSettings,
-  secretsOfServers,
-  type Settings,
-} from '../config/settings.js';
+  approvalLabelOf,
+  baseConfigPath,
+  planSettings,
+  readBasePlan,
+  type ApiAnswer,
+} from '../config/plan.js';
+import { secretsOfServers, type Settings } from '../config/settings.js';
 import { AuditError, getErrorMessage } from '../errors.js';
 import { terminalSafe } from '../escape.js';
-import { git, gitShow } from '../git.js';
 import { mergeSecrets } from '../redact.js';
 import type { CommentTarget } from './comments.js';
 import { renderJson, type FailedRun } from '../report/json.js';
@@ -23,6 +23,8 @@ import type { Report } from '../report/report.js';
 import { readReportFile } from '../files.js';
 import type { ActionContext } from './context.js';
 import { within, type Known } from './failure.js';
+import { stepFile } from './step-dir.js';
+import { appendSummary } from './summary.js';
 import type { GitHubClient, PullRequestInfo, RepoRef } from './github.js';
 import { triggeringCommit, verifiedPull } from './workflowrun.js';
 
@@ -53,52 +55,43 @@ export interface GivenFailedRun {
   known: Known;
 }
 
-/**
- * The path of a file relative to the repository's root, with forward slashes: the root git
- * reports (a checkout into a subfolder of the workspace has its own), else the workspace. Both
- * sides are real paths, so a symlinked workspace cannot put the file outside the root.
- */
-export async function repoRelative(path: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const real = (p: string) => realpath(p).catch(() => p);
-  const top = await git(['rev-parse', '--show-toplevel']).then(
-    (out) => out.trim(),
-    () => '',
+/** The directory the action's relative paths start from, as named: the working-directory input. */
+function actionCwd(env: NodeJS.ProcessEnv): string {
+  return resolve(
+    env.GITHUB_WORKSPACE ?? process.cwd(),
+    getOptionalInput('working-directory', env) ?? '.',
   );
-  const root = await real(top || (env.GITHUB_WORKSPACE ?? process.cwd()));
-  const full = resolve(path);
-  return relative(root, join(await real(dirname(full)), basename(full)))
-    .split(sep)
-    .join('/');
 }
 
 /**
- * The class list at the PR's base commit: through the API (works with the default shallow
- * checkout), else from git, fetching that one commit if needed. Null when the file did not exist.
+ * The path of a file relative to the repository's root, with forward slashes: the root git
+ * reports (a checkout into a subfolder of the workspace has its own), else the workspace. The
+ * path is taken as written, from the working-directory input as named: a symlink the PR
+ * commits cannot move it (see repoPathOf).
  */
-async function readBase(
-  context: ActionContext,
-  repoPath: string,
-  sha: string,
-): Promise<string | null> {
+export async function repoRelative(path: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const cwd = actionCwd(env);
+  const root = (await gitTopLevel(cwd)) ?? env.GITHUB_WORKSPACE ?? process.cwd();
+  // Outside the repository (a class-list input given as an absolute path elsewhere): shown as a
+  // path from the root all the same; only reads at the base refuse it.
+  return repoPathOf(path, cwd, root).catch(() =>
+    relative(root, resolve(cwd, path)).split(sep).join('/'),
+  );
+}
+
+/**
+ * A file at the base commit through the contents API (works with the default shallow checkout):
+ * its text, null for GitHub's "not there" at that commit, undefined without a token, or what
+ * went wrong (a symlink or folder, a file too large, an error): then git at the base commit
+ * decides.
+ */
+async function fromApi(context: ActionContext, repoPath: string, sha: string): Promise<ApiAnswer> {
   const { client, repo } = context;
-  let apiError: unknown;
-  if (client && repo) {
-    try {
-      return await client.getFileAt(repo, repoPath, sha);
-    } catch (error) {
-      apiError = error;
-    }
-  }
+  if (!client || !repo) return undefined;
   try {
-    await git(['cat-file', '-e', `${sha}^{commit}`]).catch(() =>
-      git(['fetch', '--no-tags', '--depth=1', 'origin', sha]),
-    );
-    return await gitShow(`${sha}:${repoPath}`);
+    return await client.getFileAt(repo, repoPath, sha);
   } catch (error) {
-    throw new AuditError(
-      `Could not read ${repoPath} at the base commit ${sha.slice(0, 12)}: ${apiError ? `${getErrorMessage(apiError)}; ` : ''}${getErrorMessage(error)}. Without it, what this PR changes in the class list (a dropped hint, say) cannot be checked.`,
-      "Re-run the job. If it fails again, give the job a token that can read the repository's contents (permissions: contents: read), or check out with fetch-depth: 0.",
-    );
+    return { failed: getErrorMessage(error) };
   }
 }
 
@@ -195,12 +188,8 @@ async function fromReportFile(
 /** The settings, with what an error from here on knows: their servers, policies and secrets. */
 async function settle(context: ActionContext, known: Known): Promise<[Settings, Known]> {
   const { inputs, config } = context;
-  const settings = resolveSettings(config.file, config.path, inputs.overrides, 'action');
-  const key = await nameFromProject(settings, inputs.overrides.command);
-  if (key !== undefined)
-    core.info(
-      `Server name "${settings.servers[0]?.name}": its key in ${MCP_JSON}, which has this command line.`,
-    );
+  const { settings, note } = await planSettings(config, inputs.overrides, 'action');
+  if (note) core.info(`${note[0]?.toUpperCase()}${note.slice(1)}.`);
   const configured = settings.servers;
   // Before the audit prints anything: the config's URLs and headers, variables expanded.
   const present = new Set(known.secrets);
@@ -227,55 +216,79 @@ async function settle(context: ActionContext, known: Known): Promise<[Settings, 
 }
 
 /**
- * What runAudit is given: the base class list and the approval label, both read while the server
+ * Whether the PR carries the approval label: the base commit's (see approvalLabelOf), known once
+ * the base is read. The label found is what the comment names.
+ */
+async function approvedBy(
+  context: ActionContext,
+  settings: Settings,
+  pull: PullRequestInfo,
+  baseRead: Promise<BaseRead> | undefined,
+): Promise<boolean> {
+  const read = baseRead ? await baseRead : undefined;
+  const { inputs, client, repo, pullFromEvent } = context;
+  const { label, note } = approvalLabelOf(read, context.config.own, inputs.overrides.approveLabel);
+  if (note) core.warning(note);
+  if (label === undefined) delete settings.approveLabel;
+  else settings.approveLabel = label;
+  if (label === undefined) return false;
+  return (await currentLabels(client, repo, pull, pullFromEvent)).includes(label);
+}
+
+/**
+ * What runAudit is given: the base state and the approval label, both read while the server
  * boots and lists its tools (the audit waits for them only then).
  */
 function auditOptions(
   context: ActionContext,
   settings: Settings,
 ): { options: AuditOptions; baseRead?: Promise<BaseRead> } {
-  const { inputs, pull } = context;
+  const { inputs, pull, base } = context;
   const options: AuditOptions = { mode: inputs.mode, updateCommand: context.updateCommand };
   // The class list update writes stays in the workspace, whatever working-directory leads to.
   if (inputs.mode === 'update')
     options.writeRoot = repositoryRoot(context.env.GITHUB_WORKSPACE ?? process.cwd());
   const baseRead =
-    inputs.mode === 'check' && pull ? readBaseAt(context, settings, pull) : undefined;
+    inputs.mode === 'check' && base && 'sha' in base
+      ? readBaseAt(context, settings, base)
+      : undefined;
   if (baseRead) {
     options.base = baseRead.then((read) => read.base);
     options.baseFindings = baseRead.then((read) => read.findings);
     // Awaited through the audit; until then a failure must not count as unhandled.
     baseRead.catch(() => undefined);
   }
-  if (settings.approveLabel && pull) {
-    const label = settings.approveLabel;
-    const { client, repo, pullFromEvent } = context;
-    options.approved = currentLabels(client, repo, pull, pullFromEvent).then((labels) =>
-      labels.includes(label),
-    );
+  if (pull) {
+    const approved = approvedBy(context, settings, pull, baseRead);
+    approved.catch(() => undefined);
+    options.approved = approved;
   }
   return { options, ...(baseRead ? { baseRead } : {}) };
 }
 
 /**
- * The base commit's class list and config. A base that cannot be read fails the audit (a dropped
- * hint would pass unseen); one that does not parse must not block the PR that repairs it, and
- * only warns. The class list is read where the base commit's config puts it, and that config is
- * compared.
+ * The base state at the base commit, by the plan the CLI uses too. A base that cannot be read
+ * fails the audit (a dropped hint would pass unseen); one that does not parse must not block the
+ * PR that repairs it, and only warns. Each path is asked of the contents API first, else git at
+ * the base commit (fetched when the clone lacks it).
  */
 function readBaseAt(
   context: ActionContext,
   settings: Settings,
-  pull: PullRequestInfo,
+  base: { sha: string; label: string; ofPull?: true },
 ): Promise<BaseRead> {
   const { inputs, env } = context;
-  const baseSha = pull.baseSha;
-  return readBaseState({
-    read: async (path) => readBase(context, await repoRelative(path, env), baseSha),
-    label: `the base commit ${baseSha.slice(0, 12)}`,
-    configPath: inputs.config,
-    headConfig: context.config.file,
-    headClassList: settings.classList,
+  return readBasePlan({
+    ref: base.sha,
+    label: base.label,
+    cwd: actionCwd(env),
+    root: env.GITHUB_WORKSPACE ?? process.cwd(),
+    configPath: baseConfigPath(inputs.config),
+    config: context.config,
+    classList: settings.classList,
+    fetch: true,
+    api: (repoPath) => fromApi(context, repoPath, base.sha),
+    ...(base.ofPull ? { apiNamedCommit: true } : {}),
   });
 }
 
@@ -311,9 +324,14 @@ async function audit(context: ActionContext, settings: Settings, known: Known): 
     namesKnown: true,
     eraOf: (name) => audited.find((s) => s.server === name)?.era,
   };
-  const reportPath = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'report.json');
-  await within(after, async () => {
-    await writeConfined(reportPath, json, await runnerTempRoot(env), 'the report');
+  if (context.base && 'none' in context.base) {
+    core.notice(context.base.none);
+    appendSummary(`> ${context.base.none}\n`);
+  }
+  const reportPath = await within(after, async () => {
+    const path = await stepFile(env, 'report.json');
+    await writeConfined(path, json, await runnerTempRoot(env), 'the report');
+    return path;
   });
   return {
     report,

@@ -3,22 +3,26 @@
 // prestart.ts (the argument parser, for the early start) and action/ (the rules command's
 // input) import cli/.
 import { readFile } from 'node:fs/promises';
-import { readAtRef, runAudit, type AuditOptions, type BaseText } from '../audit.js';
+import { runAudit, type AuditOptions, type BaseText } from '../audit.js';
 import { usableBase } from '../core/classlist.js';
 import {
-  nameFromProject,
-  resolveSettings,
   type EraSetting,
   type Overrides,
   type Settings,
   updateCommandLine,
 } from '../config/settings.js';
-import { readConfigFile, type ConfigFile } from '../config/file.js';
-import { readBaseState } from '../config/base.js';
+import {
+  baseConfigPath,
+  planSettings,
+  readBasePlan,
+  readRunConfig,
+  type ConfigRead,
+} from '../config/plan.js';
+import { logicalCwd } from '../config/base-reader.js';
 import { AuditError } from '../errors.js';
 import type { Finding } from '../core/findings.js';
 import { splitCommand } from '../config/command-line.js';
-import { DEFAULT_CONFIG, MCP_JSON, POLICIES, type Policy } from '../config/defaults.js';
+import { DEFAULT_CONFIG, POLICIES, type Policy } from '../config/defaults.js';
 import { render } from '../report/render.js';
 import { CLI_FORMATS, sarifOutput, type CliFormat } from './sarif-output.js';
 import { FAIL_ON_LEVELS, type FailOn } from '../core/rules.js';
@@ -191,34 +195,26 @@ function warningsOf({ values, server }: AuditLine): string[] {
 /** The run's settings: the config file (else the project's .mcp.json), then the options. */
 async function settingsOf(line: AuditLine, overrides: Overrides, notes: string[]) {
   const given = line.values.config;
-  let configPath = given ?? DEFAULT_CONFIG;
-  let file = await readConfigFile(configPath, given !== undefined);
-  // Nothing says what to audit: the project's .mcp.json does, as it does for Claude Code.
-  if (!file && given === undefined && !line.server.length && line.values.url === undefined) {
-    file = await readConfigFile(MCP_JSON, false);
-    if (file) {
-      configPath = MCP_JSON;
-      notes.push(`servers from ${MCP_JSON} (no ${DEFAULT_CONFIG})`);
-    }
-  }
-  const settings = resolveSettings(file, configPath, overrides);
-  const key = await nameFromProject(settings, overrides.command);
-  if (key !== undefined)
-    notes.push(
-      `server name "${settings.servers[0]?.name}": its key in ${MCP_JSON}, which has this command line`,
-    );
-  return { file, configPath, settings };
+  const config = await readRunConfig({
+    path: given ?? DEFAULT_CONFIG,
+    required: given !== undefined,
+    direct: line.server.length > 0 || line.values.url !== undefined,
+  });
+  if (config.note) notes.push(config.note);
+  const { settings, note } = await planSettings(config, overrides, 'cli');
+  if (note) notes.push(note);
+  return { config, settings };
 }
 
 type Checked = { base?: BaseText; warning?: string; findings?: Finding[] };
 
 /**
- * The base to compare with: --base's file, or the class list at --base-ref (with that ref's
- * config). A base that does not parse only warns (see usableBase), as in the action.
+ * The base to compare with: --base's file, or the base state at --base-ref (the plan's, as in
+ * the action). A base that does not parse only warns (see usableBase), as in the action.
  */
 async function baseOf(
   line: AuditLine,
-  run: { file: ConfigFile | undefined; configPath: string; settings: Settings },
+  run: { config: ConfigRead; settings: Settings },
 ): Promise<Checked> {
   const { base, 'base-ref': ref } = line.values;
   if (base !== undefined) {
@@ -237,20 +233,20 @@ async function baseOf(
     return usableBase({ text, label: base, file: base }, base);
   }
   if (ref === undefined) return {};
-  // The class list where REF's config puts it, and REF's config against today's.
-  return readBaseState({
-    read: (path) => readAtRef(ref, path),
+  return readBasePlan({
+    ref,
     label: ref,
-    configPath: run.configPath,
-    headConfig: run.file,
-    headClassList: run.settings.classList,
+    cwd: await logicalCwd(),
+    configPath: baseConfigPath(line.values.config),
+    config: run.config,
+    classList: run.settings.classList,
   });
 }
 
 /** What the audit is asked to do beyond the settings: the mode, the base, the client rules. */
 async function auditOptionsOf(
   line: AuditLine,
-  run: { file: ConfigFile | undefined; configPath: string; overrides: Overrides },
+  run: { config: ConfigRead; overrides: Overrides },
   checked: Checked,
 ): Promise<AuditOptions> {
   const { mode, values } = line;
@@ -262,7 +258,7 @@ async function auditOptionsOf(
   if (values.prune) options.prune = true;
   if (checked.base) options.base = checked.base;
   if (mode === 'check') {
-    const clientRules = await clientRulesInput(values.settings, run.file, run.configPath);
+    const clientRules = await clientRulesInput(values.settings, run.config.file, run.config.path);
     if (clientRules) options.clientRules = clientRules;
   }
   if (checked.findings) options.baseFindings = checked.findings;
@@ -281,9 +277,9 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   checkCombinations(line);
   const overrides = overridesOf(line, choices);
   const notes = warningsOf(line);
-  const { file, configPath, settings } = await settingsOf(line, overrides, notes);
-  const checked = await baseOf(line, { file, configPath, settings });
-  const options = await auditOptionsOf(line, { file, configPath, overrides }, checked);
+  const { config, settings } = await settingsOf(line, overrides, notes);
+  const checked = await baseOf(line, { config, settings });
+  const options = await auditOptionsOf(line, { config, overrides }, checked);
   const { report, settled } = await runAudit(settings, options);
   // As the action warns: once the audit has compared (if it failed first, nothing was).
   if (checked.warning) notes.push(`warning: ${checked.warning}`);

@@ -106,6 +106,8 @@ export interface BaseSource {
 }
 
 export interface BaseRead {
+  /** The base commit's config file, when it has one that parses. */
+  config?: ConfigFile;
   /** The base class list; absent when it does not parse (see usableBase). */
   base?: BaseText;
   /** Said once the audit has compared. */
@@ -180,6 +182,7 @@ export async function readBaseState(source: BaseSource): Promise<BaseRead> {
   const checked = usableBase<BaseText>({ text, label, file: where }, where);
   const warning = [...warnings, ...(checked.warning ? [checked.warning] : [])].join(' ');
   return {
+    ...(baseConfig ? { config: baseConfig } : {}),
     ...(checked.base ? { base: checked.base } : {}),
     ...(warning ? { warning } : {}),
     findings,

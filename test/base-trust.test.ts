@@ -1,0 +1,226 @@
+// What `check --base-ref` trusts, through the CLI, real server processes and real git
+// repositories: the base is read at the base commit (never through a symlink the PR planted),
+// a base commit the clone does not hold is an error that says what to fetch, the base commit's
+// config is read whatever the PR did to its own, and a config file without servers takes them
+// from .mcp.json.
+import { execFile } from 'node:child_process';
+import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { json, notesSpec, runCli, SERVERS, tempDir, withAnnotations } from './support/cli.js';
+
+const exec = promisify(execFile);
+type Spec = Awaited<ReturnType<typeof notesSpec>>;
+const CONFIG = '.github/mcp-annotation-auditor.yml';
+
+async function git(dir: string, ...args: string[]): Promise<string> {
+  const { stdout } = await exec(
+    'git',
+    ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args],
+    { cwd: dir },
+  );
+  return stdout.trim();
+}
+
+async function commitAll(dir: string, message: string): Promise<string> {
+  await git(dir, 'add', '-A');
+  await git(dir, 'commit', '-q', '-m', message);
+  return git(dir, 'rev-parse', 'HEAD');
+}
+
+/** The server entry that serves `spec.json` of the directory the CLI runs in. */
+const served = { command: 'node', args: [join(SERVERS, 'configurable.mjs'), 'spec.json'] };
+
+/** The PR's change only the diff with the base can catch: delete_note loses idempotentHint. */
+function dropIdempotent(spec: Spec): Spec {
+  return withAnnotations(spec, 'delete_note', { idempotentHint: undefined });
+}
+
+/** `files` written under `dir` (folders made), JSON for objects. */
+async function put(dir: string, files: Record<string, unknown>): Promise<void> {
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(join(dir, path, '..'), { recursive: true });
+    await writeFile(
+      join(dir, path),
+      typeof content === 'string' ? content : JSON.stringify(content, null, 2),
+    );
+  }
+}
+
+/** Runs the CLI in `cwd` as a shell would after `cd`: PWD names the folder as the user did. */
+function cli(cwd: string, ...args: string[]) {
+  return runCli(args, { cwd, env: { ...process.env, PWD: cwd } });
+}
+
+async function recorded(cwd: string, ...args: string[]): Promise<void> {
+  const update = await cli(cwd, 'update', ...args);
+  expect(update.code, update.stderr).toBe(0);
+}
+
+/** A repository whose one commit holds `files`, the spec and the class list update wrote. */
+async function baseRepository(dir: string, files: Record<string, unknown>, at = dir) {
+  const spec = await notesSpec();
+  await git(dir, 'init', '-q');
+  await put(dir, files);
+  await writeFile(join(at, 'spec.json'), JSON.stringify(spec));
+  await recorded(at);
+  const sha = await commitAll(dir, 'base');
+  return { spec, sha };
+}
+
+function findingIds(run: Awaited<ReturnType<typeof cli>>): string[] {
+  return json(run).findings.map((f) => `${f.rule}:${f.tool ?? ''}`);
+}
+
+describe('check --base-ref reads the base at the base commit', () => {
+  it('a class list folder the PR turns into a symlink to a new folder is still compared at the base', async () => {
+    const dir = await tempDir();
+    const config = {
+      policies: ['claude'],
+      classList: 'mcp/classes.json',
+      servers: { notes: served },
+    };
+    const { spec } = await baseRepository(dir, { [CONFIG]: config, 'mcp/.keep': '' });
+    // The PR: the list moves to mcp2/, mcp becomes a link to it, and the dropped hint is recorded.
+    await rename(join(dir, 'mcp'), join(dir, 'mcp2'));
+    await symlink('mcp2', join(dir, 'mcp'));
+    await writeFile(join(dir, 'spec.json'), JSON.stringify(dropIdempotent(spec)));
+    await recorded(dir);
+    const run = await cli(dir, 'check', '--format', 'json', '--base-ref', 'HEAD');
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(findingIds(run)).toContain('hint-dropped:delete_note');
+    expect(findingIds(run)).not.toContain('tool-added:delete_note');
+  });
+
+  it('run from a folder the PR makes a symlink to another, the base is read at the folder as named', async () => {
+    const dir = await tempDir();
+    const server = join(dir, 'server');
+    await mkdir(server);
+    const config = { policies: ['claude'], servers: { notes: served } };
+    const { spec } = await baseRepository(dir, { [`server/${CONFIG}`]: config }, server);
+    await rename(server, join(dir, 'server-v2'));
+    await symlink('server-v2', server);
+    await writeFile(join(server, 'spec.json'), JSON.stringify(dropIdempotent(spec)));
+    await recorded(server);
+    const run = await cli(server, 'check', '--format', 'json', '--base-ref', 'HEAD');
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(findingIds(run)).toContain('hint-dropped:delete_note');
+  });
+});
+
+describe('check --base-ref follows symlinks as the base commit stored them', () => {
+  const config = {
+    policies: ['claude'],
+    classList: 'mcp/classes.json',
+    servers: { notes: served },
+  };
+
+  it('a class list folder that is a symlink in the base commit is read through it', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'lists'));
+    await symlink('lists', join(dir, 'mcp'));
+    const { spec } = await baseRepository(dir, { [CONFIG]: config });
+    await writeFile(join(dir, 'spec.json'), JSON.stringify(dropIdempotent(spec)));
+    await recorded(dir);
+    const run = await cli(dir, 'check', '--format', 'json', '--base-ref', 'HEAD');
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(findingIds(run)).toContain('hint-dropped:delete_note');
+  });
+
+  it('a symlink in the base commit that leaves the repository is refused, exit 2', async () => {
+    const dir = await tempDir();
+    const repo = join(dir, 'repo');
+    await mkdir(join(dir, 'outside'), { recursive: true });
+    await mkdir(repo);
+    await symlink('../outside', join(repo, 'mcp'));
+    await baseRepository(repo, { [CONFIG]: config });
+    const run = await cli(repo, 'check', '--base-ref', 'HEAD');
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    expect(run.stderr).toContain('mcp/classes.json at HEAD leaves the repository');
+  });
+});
+
+describe('check --base-ref with a base commit the clone does not hold', () => {
+  async function shallowClone() {
+    const origin = await tempDir();
+    const config = { policies: ['claude'], servers: { notes: served } };
+    const { spec, sha: base } = await baseRepository(origin, { [CONFIG]: config });
+    await writeFile(join(origin, 'spec.json'), JSON.stringify(dropIdempotent(spec)));
+    await recorded(origin);
+    await commitAll(origin, 'the PR');
+    const clone = join(await tempDir(), 'clone');
+    await exec('git', ['clone', '-q', '--depth', '1', `file://${origin}`, clone]);
+    return { clone, base };
+  }
+
+  it('is exit 2, saying which commit to fetch, for a full commit id and for the all-zero id', async () => {
+    const { clone, base } = await shallowClone();
+    const missing = await cli(clone, 'check', '--base-ref', base);
+    expect(missing.code, missing.stdout + missing.stderr).toBe(2);
+    expect(missing.stderr).toContain(`${base} is not in this clone`);
+    expect(missing.stderr).toContain(`git fetch --depth=1 origin ${base}`);
+    const zero = await cli(clone, 'check', '--base-ref', '0'.repeat(40));
+    expect(zero.code, zero.stdout + zero.stderr).toBe(2);
+    expect(zero.stderr).toContain('is the all-zero commit id, which names no commit');
+    // Once fetched, the same command compares, and finds the dropped hint.
+    await git(clone, 'fetch', '-q', '--depth=1', 'origin', base);
+    const fetched = await cli(clone, 'check', '--format', 'json', '--base-ref', base);
+    expect(fetched.code, fetched.stdout + fetched.stderr).toBe(1);
+    expect(findingIds(fetched)).toContain('hint-dropped:delete_note');
+  });
+});
+
+describe('check --base-ref and the config file', () => {
+  it('reads the base commit config when the PR deletes its config and old class list', async () => {
+    const dir = await tempDir();
+    const config = {
+      policies: ['claude'],
+      classList: 'mcp/classes.json',
+      servers: { notes: served },
+    };
+    const project = { mcpServers: { notes: served } };
+    const { spec } = await baseRepository(dir, {
+      [CONFIG]: config,
+      '.mcp.json': project,
+      'mcp/.keep': '',
+    });
+    // The PR: no config, no old list; .mcp.json names the server and the default list records it.
+    await rm(join(dir, CONFIG));
+    await rm(join(dir, 'mcp'), { recursive: true });
+    await writeFile(join(dir, 'spec.json'), JSON.stringify(dropIdempotent(spec)));
+    await recorded(dir);
+    const run = await cli(
+      dir,
+      'check',
+      '--format',
+      'json',
+      '--policy',
+      'claude',
+      '--base-ref',
+      'HEAD',
+    );
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(findingIds(run)).toContain('hint-dropped:delete_note');
+    expect(findingIds(run)).toContain('class-list-moved:');
+  });
+
+  it('a config file with no servers (only a waiver) takes the servers from .mcp.json', async () => {
+    const dir = await tempDir();
+    const spec = await notesSpec();
+    await put(dir, {
+      'spec.json': spec,
+      '.mcp.json': { mcpServers: { notes: served } },
+      [CONFIG]: {
+        waivers: [
+          { rule: 'tool-added', tool: 'add_note', reason: 'reviewed', expires: '2099-01-01' },
+        ],
+      },
+    });
+    await recorded(dir);
+    const run = await cli(dir, 'check', '--format', 'json');
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(json(run).tools.map((t) => t.name)).toContain('delete_note');
+    expect(run.stderr).toContain(`servers from .mcp.json (${CONFIG} lists none)`);
+  });
+});
