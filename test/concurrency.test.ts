@@ -2,15 +2,20 @@
 // one after another, the overlap proved by the order of what each server records (never by
 // timing), failures reported as a sequential run would, and every process gone at the end.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readInputs } from '../src/config/inputs.js';
 import { startPortKey } from '../src/server/http-start.js';
 import { CLI, freePort, runCli, SERVERS, tempDir, writeConfig, type Run } from './support/cli.js';
-import { expectCouldNotAudit, expectNoneLeft, reportedPids, watched } from './support/pids.js';
-import { waitUntilGone } from './support/spawn-fixture.js';
+import {
+  expectCouldNotAudit,
+  expectNoneLeft,
+  reportedPids,
+  waitForPid,
+  watched,
+} from './support/pids.js';
+import { killAllFixtures, spawnFixture, waitUntilGone } from './support/spawn-fixture.js';
 
 interface Slow {
   name: string;
@@ -209,15 +214,13 @@ describe('servers of a config file audited at once', () => {
     );
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     // Both servers have started: their pids are recorded.
-    while (!setup.pidFiles.every((file) => existsSync(file)))
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const file of setup.pidFiles) await waitForPid(file);
     const pids = await Promise.all(
       setup.pidFiles.map(async (file) => (await reportedPids(file)).pid),
     );
     child.kill('SIGINT');
     expect(await exited).toBe(130);
-    for (const pid of pids)
-      expect(await waitUntilGone(pid, 3_000), `server ${pid} outlived the auditor`).toBe(true);
+    for (const pid of pids) await waitUntilGone(pid);
   });
 
   it('HTTP servers whose start commands share a port take turns', async () => {
@@ -246,19 +249,11 @@ describe('servers of a config file audited at once', () => {
   });
 
   it('still refuses a URL that answers before its start command runs', async () => {
-    const port = await freePort();
     const dir = await tempDir();
-    const served = spawn(
-      process.execPath,
-      [join(SERVERS, 'http-server.mjs'), '--port', String(port)],
-      {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
+    // The server already answering binds port 0 and says which port it got: no race for it.
+    const served = spawnFixture('http-server.mjs', ['--port', '0']);
     try {
-      await new Promise<void>((resolve) =>
-        served.stderr.on('data', (d: Buffer) => d.toString().includes('listening') && resolve()),
-      );
+      const [, port] = await served.waitForStderr(/listening on http:\/\/127\.0\.0\.1:(\d+)\//);
       const url = `http://127.0.0.1:${port}/mcp`;
       const start = {
         command: 'node',
@@ -273,7 +268,7 @@ describe('servers of a config file audited at once', () => {
         /Server "one": Something already answers at http:\/\/127\.0\.0\.1:\d+\/\*\*\* before the start command has run/,
       );
     } finally {
-      served.kill('SIGKILL');
+      await killAllFixtures();
     }
   });
 });

@@ -15,6 +15,7 @@ import {
   killAllFixtures,
   spawnFixture,
   trackPid,
+  waitUntilGone,
 } from './support/spawn-fixture.js';
 
 interface Tool {
@@ -109,9 +110,7 @@ async function firstNotesPage(fixture: string) {
   return { server, first };
 }
 
-afterEach(async () => {
-  expect(await killAllFixtures()).toEqual([]);
-});
+afterEach(killAllFixtures);
 
 describe('configurable.mjs', () => {
   it('with notes-spec.json lists exactly what the example notes server lists', async () => {
@@ -240,7 +239,7 @@ describe('raw-stdio.mjs (through malformed-tool.mjs)', () => {
     // Four requests and one unparsable line were answered; the initialized notification was not.
     expect(server.messages).toHaveLength(5);
     server.closeStdin();
-    expect(await server.exitWithin(2000)).toEqual({ code: 0, signal: null });
+    expect(await server.exited).toEqual({ code: 0, signal: null });
   });
 });
 
@@ -269,12 +268,10 @@ describe('malformed-tool.mjs', () => {
 });
 
 describe('many-tools.mjs', () => {
-  it('serves 10,000 tools in 100 pages of 100 by default, quickly', async () => {
+  it('serves 10,000 tools in 100 pages of 100 by default', async () => {
     const server = spawnFixture('many-tools.mjs');
     await server.initialize();
-    const started = Date.now();
     const { tools, pages } = await listAllPages(server);
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(pages).toBe(100);
     expect(tools).toHaveLength(10_000);
     expect(new Set(tools.map((t) => t.name)).size).toBe(10_000);
@@ -354,10 +351,14 @@ describe('exit-mid-pagination.mjs', () => {
 describe('never-answers.mjs', () => {
   it('stays silent and alive, even after stdin ends', async () => {
     const server = spawnFixture('never-answers.mjs');
-    await expect(server.request('initialize', {}, 500)).rejects.toThrow(/no answer/);
+    const answer = server.request('initialize', {});
     server.closeStdin();
-    expect(await server.exitWithin(300)).toBeUndefined();
+    // It has read the request and the end of stdin, and is still there, having said nothing.
+    await server.waitForStderr(/^stdin ended; staying alive\n$/);
     expect(isAlive(server.pid)).toBe(true);
+    expect(server.exit).toBeUndefined();
+    process.kill(server.pid, 'SIGKILL');
+    await expect(answer).rejects.toThrow(/fixture exited \(code null, signal SIGKILL\)/);
     expect(server.messages).toEqual([]);
     expect(server.noise).toEqual([]);
   });
@@ -399,8 +400,9 @@ describe('ignores-sigterm.mjs', () => {
     server.child.kill('SIGTERM');
     await server.waitForStderr(/received SIGTERM, ignoring it\n/);
     server.closeStdin();
-    expect(await server.exitWithin(300)).toBeUndefined();
+    await server.waitForStderr(/stdin ended; staying alive\n$/);
     expect(isAlive(server.pid)).toBe(true);
+    expect(server.exit).toBeUndefined();
   });
 });
 
@@ -440,11 +442,11 @@ describe('spawns-grandchild.mjs', () => {
     await server.initialize();
     expect(await listTools(server)).toHaveLength(3);
     server.closeStdin();
-    expect(await server.exitWithin(2000)).toEqual({ code: 0, signal: null });
+    expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(isAlive(grandchild)).toBe(true);
     // The orphan keeps the fixture's process group, so killing the group still reaches it.
     process.kill(-server.pid, 'SIGKILL');
-    await expect.poll(() => isAlive(grandchild), { timeout: 2000 }).toBe(false);
+    await waitUntilGone(grandchild);
   });
 });
 
@@ -493,10 +495,7 @@ describe('era-split.mjs and modern-only.mjs', () => {
 describe('http-server.mjs', () => {
   async function start(args: string[] = []): Promise<{ server: FixtureProcess; url: string }> {
     const server = spawnFixture('http-server.mjs', ['--port', '0', ...args]);
-    const [, url] = await server.waitForStderr(
-      /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/,
-      4000,
-    );
+    const [, url] = await server.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/);
     return { server, url: url ?? '' };
   }
 
@@ -585,10 +584,9 @@ describe('http-server.mjs', () => {
     expect(c.text).toMatch(/^<html>.*<\/html>$/);
   });
 
-  it('--mode slow-start listens only after 1.5 s, then serves', async () => {
-    const started = Date.now();
-    const { url } = await start(['--mode', 'slow-start']);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+  it('--mode slow-start says it is not listening yet, listens later, then serves', async () => {
+    const { server, url } = await start(['--mode', 'slow-start']);
+    expect(server.stderrTail).toMatch(/^slow-start: not listening for 1\.5 s\nlistening on /);
     const init = await post(url, LEGACY_INITIALIZE);
     expect(init.response.status).toBe(200);
   });
