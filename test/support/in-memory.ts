@@ -19,7 +19,10 @@ import type { Progress } from '../../src/server/connection.js';
 import type { AuditError } from '../../src/errors.js';
 import { buildSpecServer } from '../fixtures/servers/spec-server.mjs';
 import { loadNotesSpec, readSpec } from '../fixtures/servers/shared.mjs';
-import { EXAMPLE } from './cli.js';
+import { runCli as runCommands } from '../../src/cli/commands.js';
+import { describeError } from '../../src/errors.js';
+import { noWorkflowCommands } from '../../src/escape.js';
+import { EXAMPLE, type Run } from './cli.js';
 
 type Factory = Parameters<typeof serveStdio>[0];
 
@@ -97,3 +100,26 @@ export const inMemory: Connect = (target, era) => {
     throw new Error('no in-memory server for an HTTP target: run it end to end');
   return new InMemoryConnection(target, era, serverOf(target.spawn));
 };
+
+/**
+ * The CLI's commands as src/cli.ts runs them (exit 2 and one line for an error, no workflow
+ * commands in the output), in this process, its servers in memory: the same Run as the e2e
+ * layer's runCli, for the many variants of a rule that need no real process. `cwd` is where
+ * relative paths and .mcp.json are looked up, as for a real run.
+ */
+export async function runCliInMemory(args: string[], options: { cwd?: string } = {}): Promise<Run> {
+  const before = process.cwd();
+  if (options.cwd) process.chdir(options.cwd);
+  try {
+    const result = await runCommands(args, inMemory);
+    return {
+      code: result.exitCode,
+      stdout: noWorkflowCommands(result.stdout),
+      stderr: noWorkflowCommands(result.stderr),
+    };
+  } catch (error) {
+    return { code: 2, stdout: '', stderr: `mcp-annotation-auditor: ${describeError(error)}\n` };
+  } finally {
+    process.chdir(before);
+  }
+}

@@ -1,7 +1,10 @@
+// The class list's life through the CLI's commands (update, check, waivers, a base, renames),
+// in one process with the servers in memory: every variant of the rules, in milliseconds.
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { json, notesSpec, runCli, specServer, tempDir, type SpecTool } from '../support/cli.js';
+import { json, notesSpec, specServer, tempDir, type SpecTool } from '../support/cli.js';
+import { runCliInMemory as runCli } from '../support/in-memory.js';
 
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
 interface ClassListFile {
@@ -35,7 +38,7 @@ function rules(run: Awaited<ReturnType<typeof runCli>>): string[] {
     .sort();
 }
 
-describe('the class list story, over real server processes', () => {
+describe('the class list story, the CLI in memory', () => {
   let dir: string;
   let list: string;
   let original: string[];
