@@ -30,7 +30,16 @@ type Factory = Parameters<typeof serveStdio>[0];
 function serverOf(spawn: SpawnSpec): Factory {
   const [script, specArg] = spawn.args;
   const fixture = script === undefined ? '' : basename(script);
-  if (script === EXAMPLE) return () => buildSpecServer(loadNotesSpec());
+  if (script === EXAMPLE) {
+    const rest = spawn.args.slice(1);
+    // As the example does: --read-only serves list_notes alone; any other argument has no twin.
+    const notes = loadNotesSpec() as { tools: { name: string }[] };
+    if (rest.length === 0) return () => buildSpecServer(notes);
+    if (rest.length === 1 && rest[0] === '--read-only') {
+      const readOnly = { ...notes, tools: notes.tools.filter((t) => t.name === 'list_notes') };
+      return () => buildSpecServer(readOnly);
+    }
+  }
   if (fixture === 'configurable.mjs' && specArg !== undefined) {
     const spec = readSpec(specArg);
     return () => buildSpecServer(spec);
