@@ -192,18 +192,10 @@ describe('usage and exit codes', () => {
     }
   });
 
+  // Further refusals (bad values, unknown options, a missing config file) run in memory in
+  // test/unit/usage.test.ts; here the real process answers one of each kind.
   it.each([
     [['bogus'], /Unknown command "bogus"/],
-    [
-      ['check', '--fail-on', 'sometimes', '--', 'node', EXAMPLE],
-      /--fail-on must be error, warning, notice or never/,
-    ],
-    [['check', '--policy', 'anthropic', '--', 'node', EXAMPLE], /Unknown policy "anthropic"/],
-    [['check', '--nope'], /Unknown option --nope\./],
-    [
-      ['check', '--config', 'missing.yml', '--', 'node', EXAMPLE],
-      /Could not read the config file missing\.yml/,
-    ],
     [['check', '--', 'no-such-command-here'], /the command "no-such-command-here" was not found/],
   ])('%j exits 2 with a readable message', async (args, message) => {
     const run = await runCli(args);
