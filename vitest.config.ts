@@ -1,9 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
+// Three layers, each a project (`vitest run --project unit`, or npm run test:unit and the like):
+// - unit: pure modules and the engine in one process over in-memory connections
+//   (test/support/in-memory.ts); no build, no process spawned, seconds in all.
+// - e2e: the built CLI and action as a user runs them, with real fixture servers; the bundle is
+//   built once per run (test/support/build.ts). A test file left at the top of test/ runs here,
+//   so a new file is never silently skipped before it is placed in a layer.
+// - oracle: the real Claude Code against the class list's rules (test/oracle/).
+const built = ['test/support/build.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/build.ts'],
     setupFiles: ['test/support/cleanup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
@@ -12,5 +19,27 @@ export default defineConfig({
     // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-tmp/report.json' },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          setupFiles: ['test/support/no-process.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts', 'test/*.test.ts'],
+          globalSetup: built,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'oracle', include: ['test/oracle/**/*.test.ts'], globalSetup: built },
+      },
+    ],
   },
 });

@@ -16,7 +16,13 @@ import { readClassList } from './files.js';
 import { gitShow } from './git.js';
 import type { Finding } from './core/findings.js';
 import { auditListings, liveRecords } from './core/listings.js';
-import { listTools, startPortKey, type Listing, type ProtocolEra } from './server/listing.js';
+import {
+  listTools,
+  startPortKey,
+  type Connect,
+  type Listing,
+  type ProtocolEra,
+} from './server/listing.js';
 import { runPooled } from './pool.js';
 import { stopsSettled } from './server/process.js';
 import { stopUnclaimed } from './prestart.js';
@@ -86,6 +92,11 @@ export interface AuditOptions {
   prune?: boolean;
   /** For update: where the class list may be written (default: the CLI's repositoryRoot). */
   writeRoot?: WriteRoot | Promise<WriteRoot>;
+  /**
+   * How each server is reached; the default starts or fetches it. Tests pass one that connects
+   * to an in-process server, so the whole engine runs without a process or a socket.
+   */
+  connect?: Connect;
 }
 
 /** The command line or URL, for people: only a URL's scheme, host and port; no secret of a command line. */
@@ -101,10 +112,12 @@ async function listServer(
   server: ServerSettings,
   settings: Settings,
   mode: Mode,
+  connect?: Connect,
 ): Promise<{ report: ServerReport; live: Map<string, ToolRecord> }> {
   const eras: ProtocolEra[] = server.era === 'both' ? ['legacy', 'modern'] : [server.era];
   const listings: Listing[] = [];
-  for (const era of eras) listings.push(await listTools(server.target, era, settings.limits));
+  for (const era of eras)
+    listings.push(await listTools(server.target, era, settings.limits, connect));
   const primary = listings[0] as Listing;
   const { tools, malformedNames, findings } = auditListings(
     listings,
@@ -180,7 +193,7 @@ async function auditServer(
   baseList: Promise<ClassList | undefined | null>,
   options: AuditOptions,
 ): Promise<ServerReport> {
-  const { report, live } = await listServer(server, settings, options.mode);
+  const { report, live } = await listServer(server, settings, options.mode, options.connect);
   // What update writes for this server: its changes are what the class list's diff will show.
   if (options.mode === 'update') report.changes = diffRecords(recordedOf(classList, report), live);
   if (options.mode !== 'check') return report;

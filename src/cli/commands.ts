@@ -265,8 +265,14 @@ async function auditOptionsOf(
   return options;
 }
 
-/** The CLI as a function of its arguments, so tests can call it without a process. */
-export async function runCli(argv: string[]): Promise<CliResult> {
+/**
+ * The CLI as a function of its arguments, so tests can call it without a process; `connect`
+ * lets them reach the servers in memory too (see AuditOptions).
+ */
+export async function runCli(
+  argv: string[],
+  connect?: AuditOptions['connect'],
+): Promise<CliResult> {
   const quick = quickAnswer(argv);
   if (quick) return quick;
   const line = parseCommandLine(argv);
@@ -280,7 +286,7 @@ export async function runCli(argv: string[]): Promise<CliResult> {
   const { config, settings } = await settingsOf(line, overrides, notes);
   const checked = await baseOf(line, { config, settings });
   const options = await auditOptionsOf(line, { config, overrides }, checked);
-  const { report, settled } = await runAudit(settings, options);
+  const { report, settled } = await runAudit(settings, connect ? { ...options, connect } : options);
   // As the action warns: once the audit has compared (if it failed first, nothing was).
   if (checked.warning) notes.push(`warning: ${checked.warning}`);
   // Rendered while the servers exit; returned once they are gone.

@@ -26,6 +26,7 @@ import { StdioConnection } from './stdio.js';
 export {
   DEFAULT_LIMITS,
   MAX_LISTING,
+  type Connection,
   MODERN_REVISION,
   type ListLimits,
   type Listing,
@@ -70,6 +71,13 @@ async function listThrough(
   return await connection.finish(listing);
 }
 
+/** How a listing reaches a server: the audit's own, or one a test connects in memory. */
+export type Connect = (target: ServerTarget, era: ProtocolEra) => Connection;
+
+/** The audit's way: a process over stdio, or a Streamable HTTP endpoint. */
+export const connectTo: Connect = (target, era) =>
+  target.kind === 'stdio' ? new StdioConnection(target, era) : new HttpConnection(target, era);
+
 /**
  * Starts (or reaches) the server, lists every page of its tools, and stops what it started.
  * Only `tools/list` is ever called: the auditor never calls a tool.
@@ -78,10 +86,10 @@ export async function listTools(
   target: ServerTarget,
   era: ProtocolEra,
   limits: ListLimits = DEFAULT_LIMITS,
+  connect: Connect = connectTo,
 ): Promise<Listing> {
   // A stdio server starts here, before the SDK (about 100 ms of schema building) has loaded.
-  const connection: Connection =
-    target.kind === 'stdio' ? new StdioConnection(target, era) : new HttpConnection(target, era);
+  const connection = connect(target, era);
   let client: ReturnType<typeof newClient> | undefined;
   try {
     return await listThrough(connection, limits, (opened) => (client = opened));

@@ -1,5 +1,6 @@
 // Runs a fresh build of the CLI (test/support/build.ts) as a user would: a real process, real servers.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,6 @@ export interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
-  ms: number;
 }
 
 /** Runs a Node script as its own process, collecting its output. */
@@ -26,7 +26,6 @@ export function runNode(
   args: string[],
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<Run> {
-  const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
       cwd: options.cwd,
@@ -38,7 +37,7 @@ export function runNode(
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
@@ -214,17 +213,49 @@ export async function writeConfig(
   return path;
 }
 
-/** A port nothing listens on (free a moment ago). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Resolves whether `port` on 127.0.0.1 could be bound just now (and leaves it free). */
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.on('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/** The first port of the kernel's ephemeral range, the ports it hands out on its own. */
+function ephemeralFloor(): number {
+  try {
+    const text = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8');
+    const floor = Number(/^\s*(\d+)/.exec(text)?.[1]);
+    if (floor > PORT_BASE + PORTS_PER_WORKER) return floor;
+  } catch {
+    // Not Linux: the IANA range starts at 49152, Linux's default at 32768; take the lower.
+  }
+  return 32_768;
+}
+
+const PORT_BASE = 12_000;
+const PORTS_PER_WORKER = 1_000;
+let portsTaken = 0;
+
+/**
+ * A port for a server the auditor starts on a URL written in advance (so it cannot bind port 0
+ * and report the port it got), or for a URL nothing answers. It comes from below the kernel's
+ * ephemeral range: a port from inside that range, free a moment ago, can be handed to any
+ * outgoing connection or port-0 listener (this suite's own included) before the server binds
+ * it. Each vitest worker draws from its own slice, one port after the other from an offset of
+ * its own, so two tests of a run never get the same port; one something else holds is skipped.
+ */
+export async function freePort(): Promise<number> {
+  const worker = Number(process.env.VITEST_POOL_ID ?? '1');
+  const slices = Math.floor((ephemeralFloor() - PORT_BASE) / PORTS_PER_WORKER);
+  const first = PORT_BASE + ((worker - 1) % slices) * PORTS_PER_WORKER;
+  const offset = process.pid % PORTS_PER_WORKER;
+  for (let tries = 0; tries < PORTS_PER_WORKER; tries++) {
+    const port = first + ((offset + portsTaken++) % PORTS_PER_WORKER);
+    if (await canBind(port)) return port;
+  }
+  throw new Error(`no free port in ${first}-${first + PORTS_PER_WORKER - 1}`);
 }
 
 /**

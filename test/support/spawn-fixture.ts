@@ -128,32 +128,19 @@ export class FixtureProcess {
     this.send({ jsonrpc: '2.0', method, ...(params && { params }) });
   }
 
-  /** Sends a request and resolves with its response, whether a result or an error. */
-  request(
-    method: string,
-    params?: Record<string, unknown>,
-    timeoutMs = 3000,
-  ): Promise<JsonRpcResponse> {
+  /**
+   * Sends a request and resolves with its response, whether a result or an error; rejects if the
+   * fixture exits first. No timer of its own: the test's timeout is the only limit, so a loaded
+   * machine makes a run slower, never red.
+   */
+  request(method: string, params?: Record<string, unknown>): Promise<JsonRpcResponse> {
     const id = this.nextId++;
     return new Promise<JsonRpcResponse>((resolve, reject) => {
       if (this.exit !== undefined) {
         reject(new Error(`fixture already exited (code ${this.exit.code})`));
         return;
       }
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new Error(`no answer to ${method} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.pending.set(id, {
-        resolve: (r) => {
-          clearTimeout(timer);
-          resolve(r);
-        },
-        reject: (e) => {
-          clearTimeout(timer);
-          reject(e);
-        },
-      });
+      this.pending.set(id, { resolve, reject });
       this.send({ jsonrpc: '2.0', id, method, ...(params && { params }) });
     });
   }
@@ -172,43 +159,22 @@ export class FixtureProcess {
     return response.result;
   }
 
-  /** Resolves once stderr (its retained tail) matches, or rejects on timeout or exit. */
-  waitForStderr(pattern: RegExp, timeoutMs = 3000): Promise<RegExpMatchArray> {
+  /** Resolves once stderr (its retained tail) matches, or rejects when the fixture exits first. */
+  waitForStderr(pattern: RegExp): Promise<RegExpMatchArray> {
     return new Promise((resolve, reject) => {
       const check = (): void => {
         const match = this.stderrTail.match(pattern);
         if (match) {
-          done();
+          this.stderrWaiters.delete(check);
           resolve(match);
         } else if (this.exit !== undefined) {
-          done();
+          this.stderrWaiters.delete(check);
           reject(new Error(`fixture exited before stderr matched ${pattern}: ${this.stderrTail}`));
         }
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`stderr did not match ${pattern} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const done = (): void => {
-        clearTimeout(timer);
-        this.stderrWaiters.delete(check);
       };
       this.stderrWaiters.add(check);
       check();
     });
-  }
-
-  /** Resolves with the exit, or with undefined if the process is still running after timeoutMs. */
-  async exitWithin(timeoutMs: number): Promise<Exit | undefined> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), timeoutMs);
-    });
-    try {
-      return await Promise.race([this.exited, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   closeStdin(): void {
@@ -254,21 +220,19 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-export async function waitUntilGone(pid: number, timeoutMs = 3000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (isAlive(pid)) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return true;
+/**
+ * Resolves once `pid` is gone. It polls (a process's end is not an event another process can
+ * await) but sets no deadline: the test's own timeout is the limit.
+ */
+export async function waitUntilGone(pid: number): Promise<void> {
+  while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 /**
- * SIGKILLs every tracked process group and pid, then returns the pids still alive (which
- * should be none). Fixtures are group leaders (detached), so killing -pid reaches the
+ * SIGKILLs every tracked process group and pid, then waits until each is gone. Fixtures are group leaders (detached), so killing -pid reaches the
  * grandchildren they left behind, even after the leader itself has exited.
  */
-export async function killAllFixtures(): Promise<number[]> {
+export async function killAllFixtures(): Promise<void> {
   const tracked = [...trackedPids];
   trackedPids.clear();
   for (const [pid, reaped] of tracked) {
@@ -282,11 +246,7 @@ export async function killAllFixtures(): Promise<number[]> {
       }
     }
   }
-  const survivors: number[] = [];
-  for (const [pid, reaped] of tracked) {
-    if (!reaped() && !(await waitUntilGone(pid))) survivors.push(pid);
-  }
-  return survivors;
+  for (const [pid, reaped] of tracked) if (!reaped()) await waitUntilGone(pid);
 }
 
 /** A legacy-era `initialize` request, as a test client sends it to a fixture by hand. */

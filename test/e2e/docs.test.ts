@@ -1,0 +1,263 @@
+// The README and docs/ cannot drift: their tables come from the code, their samples are what the
+// tool prints, and every command, workflow and snippet in them is run or parsed here.
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { readConfigFile } from '../../src/config/file.js';
+import { RULE_IDS, RULES } from '../../src/core/rules.js';
+import { NPX_COMMAND } from '../../src/version.js';
+import { TOKEN } from '../support/action.js';
+import { runIn } from '../support/action-workspace.js';
+import { EXAMPLE, ROOT, runCli } from '../support/cli.js';
+import { DEFAULT_BASE_SHA, startGitHubApi } from '../support/github-api.js';
+import { checkWorkflow, stepsOf, type Workflow } from '../support/workflow.js';
+
+const run = promisify(execFile);
+
+const readme = () => readFile(join(ROOT, 'README.md'), 'utf8');
+async function docPages(): Promise<string[]> {
+  return (await readdir(join(ROOT, 'docs'))).filter((f) => f.endsWith('.md')).sort();
+}
+/** README.md and every docs/ page, by path from the root. */
+async function allDocs(): Promise<[string, string][]> {
+  const pages = ['README.md', ...(await docPages()).map((p) => `docs/${p}`)];
+  return Promise.all(
+    pages.map(async (p) => [p, await readFile(join(ROOT, p), 'utf8')] as [string, string]),
+  );
+}
+
+/** The fenced blocks of a markdown text, with their language. */
+function blocks(text: string): { lang: string; body: string }[] {
+  return [...text.matchAll(/^(`{3,})(\w*)\n([\s\S]*?)^\1$/gm)].map((m) => ({
+    lang: m[2] as string,
+    body: m[3] as string,
+  }));
+}
+
+/** The text between `<!-- name:start -->` and `<!-- name:end -->`. */
+function marked(text: string, name: string): string {
+  const start = text.indexOf(`<!-- ${name}:start -->`);
+  const end = text.indexOf(`<!-- ${name}:end -->`);
+  if (start < 0 || end < start) throw new Error(`no ${name} markers`);
+  return text.slice(start + `<!-- ${name}:start -->`.length, end).trim();
+}
+
+/** The one block between the markers, without its fences. */
+function markedBlock(text: string, name: string): string {
+  const [block] = blocks(marked(text, name));
+  if (!block) throw new Error(`no block in ${name}`);
+  return block.body;
+}
+
+// Folders made inside the repository, so that the example server finds its node_modules.
+const made: string[] = [];
+async function workspace(): Promise<string> {
+  await mkdir(join(ROOT, '.vitest-tmp'), { recursive: true });
+  const dir = await mkdtemp(join(ROOT, '.vitest-tmp', 'docs-'));
+  made.push(dir);
+  await mkdir(join(dir, 'examples'));
+  await symlink(join(ROOT, 'examples/notes'), join(dir, 'examples/notes'));
+  await run('git', ['init', '-q'], { cwd: dir });
+  return dir;
+}
+afterAll(async () => {
+  await Promise.all(made.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+/** Server command lines the docs use for "your server": run as the example server instead. */
+const YOUR_SERVER = ['uv run notes.py', 'node dist/server.js', 'node server.js'];
+/** One of our commands as a person pastes it, run with the fresh build of the CLI. */
+async function runPrinted(command: string, cwd: string) {
+  let line = command.replace(/\s+#.*$/, '');
+  for (const placeholder of YOUR_SERVER)
+    line = line.replace(`-- ${placeholder}`, '-- node examples/notes/server.mjs');
+  const words = line.split(/\s+/).filter(Boolean);
+  expect(words.slice(0, 2).join(' '), command).toMatch(/^npx mcp-annotation-auditor(@|$)/);
+  return runCli(words.slice(2), { cwd });
+}
+
+describe('docs that cannot drift', () => {
+  it('the README inputs and outputs tables match action.yml', async () => {
+    await expect(
+      run(process.execPath, [join(ROOT, 'scripts/readme.mjs'), '--check'], { cwd: ROOT }),
+    ).resolves.toBeDefined();
+  });
+
+  it('the README rules table lists every rule, its default, and what clears it', async () => {
+    const section = marked(await readme(), 'rules');
+    const rows = section
+      .split('\n')
+      .filter((l) => l.startsWith('|'))
+      .slice(2)
+      .map((line) =>
+        line
+          .split(/(?<!\\)\|/)
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
+    expect(rows.map((r) => r.slice(0, 3))).toEqual(
+      RULE_IDS.map((id) => [
+        `\`${id}\``,
+        RULES[id].severity,
+        `${RULES[id].summary}${RULES[id].approvable ? ' (approvable)' : ''}`,
+      ]),
+    );
+    for (const [i, id] of RULE_IDS.entries()) {
+      const clears = rows[i]?.[3] ?? '';
+      expect(clears.length, id).toBeGreaterThan(5);
+      // The label is named as clearing a rule exactly where it does.
+      if (RULES[id].approvable) expect(clears, id).toMatch(/the label/);
+      else expect(clears, id).not.toMatch(/(^|, |or )the label/);
+    }
+    for (const id of ['policy-claude', 'policy-openai', 'policy-explicit'] as const)
+      expect(rows[RULE_IDS.indexOf(id)]?.[3]).toContain('not the label, not `update`');
+  });
+
+  it('the README starts with the two-command quick start', async () => {
+    const text = await readme();
+    expect(text.indexOf('## Quick start')).toBe(text.indexOf('## '));
+    const from = text.indexOf('## Quick start');
+    const quick = text.slice(from, text.indexOf('\n## ', from));
+    expect([...quick.matchAll(/```sh\n(.+)\n```/g)].map((m) => m[1])).toEqual([
+      'npm ci && npx mcp-annotation-auditor check -- node examples/notes/server.mjs',
+      'npm ci && npm test',
+    ]);
+  });
+
+  it("the quick start's sample output is what the first command prints", async () => {
+    const printed = await runCli(['check', '--', 'node', 'examples/notes/server.mjs']);
+    expect(printed.code).toBe(0);
+    expect(markedBlock(await readme(), 'quickstart')).toBe(printed.stdout);
+  });
+
+  it("the sample comment is the action's comment for the example with add_note relaxed", async () => {
+    const dir = await workspace();
+    // The base records the example as it is; the PR makes add_note read-only and records it.
+    await runPrinted(
+      `${NPX_COMMAND} update --server-name notes -- node examples/notes/server.mjs`,
+      dir,
+    );
+    const api = await startGitHubApi({ token: TOKEN });
+    try {
+      api.setFile(
+        DEFAULT_BASE_SHA,
+        'mcp-tool-classes.json',
+        await readFile(join(dir, 'mcp-tool-classes.json'), 'utf8'),
+      );
+      await rm(join(dir, 'examples/notes'));
+      await mkdir(join(dir, 'examples/notes'));
+      const source = await readFile(EXAMPLE, 'utf8');
+      const relaxed = source.replace(/(title: 'Add note',[\s\S]*?readOnlyHint: )false/, '$1true');
+      expect(relaxed).not.toBe(source);
+      await writeFile(join(dir, 'examples/notes/server.mjs'), relaxed);
+      await runPrinted(
+        `${NPX_COMMAND} update --server-name notes -- node examples/notes/server.mjs`,
+        dir,
+      );
+      const action = await runIn(api, dir, {
+        command: 'node examples/notes/server.mjs',
+        'server-name': 'notes',
+        'approve-label': 'annotations-approved',
+      });
+      expect(action.code, action.stdout).toBe(0);
+      const body = api.commentsOn(1)[0]?.body ?? '';
+      if (process.env.PRINT_COMMENT) await writeFile(process.env.PRINT_COMMENT, body);
+      expect(markedBlock(await readme(), 'comment')).toBe(body);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('every console block prints what it shows, run in order in a repository with the example', async () => {
+    for (const [path, text] of await allDocs()) {
+      const dir = await workspace();
+      await runPrinted(
+        `${NPX_COMMAND} update --server-name notes -- node examples/notes/server.mjs`,
+        dir,
+      );
+      for (const { body } of blocks(text).filter((b) => b.lang === 'console')) {
+        const [first, ...rest] = body.split('\n');
+        expect(first, path).toMatch(/^\$ npx mcp-annotation-auditor/);
+        const printed = await runPrinted((first as string).slice(2), dir);
+        expect(printed.code, `${path}: ${first}`).toBe(0);
+        expect(printed.stdout, `${path}: ${first}`).toBe(rest.join('\n'));
+      }
+    }
+  });
+
+  it('every command of ours in the docs runs (a placeholder server runs as the example)', async () => {
+    for (const [path, text] of await allDocs()) {
+      const dir = await workspace();
+      // The sh blocks in order, as a reader runs them; the install itself is the adoption test's.
+      for (const { body } of blocks(text).filter((b) => b.lang === 'sh'))
+        for (const line of body.split('\n').filter(Boolean)) {
+          if (line.startsWith('npm ') || line.startsWith('npx @github/')) continue;
+          if (line.startsWith('git ')) {
+            await run('sh', ['-c', line], { cwd: dir });
+            continue;
+          }
+          const printed = await runPrinted(line, dir);
+          expect(printed.code, `${path}: ${line}\n${printed.stderr}`).toBe(0);
+        }
+      // Commands quoted in the text: each a valid command line (1 is findings, 2 a refusal).
+      const dirInline = await workspace();
+      await runPrinted(
+        `${NPX_COMMAND} update --server-name notes -- node examples/notes/server.mjs`,
+        dirInline,
+      );
+      const inline = [
+        ...text
+          .replace(/^(`{3,})\w*\n[\s\S]*?^\1$/gm, '')
+          .matchAll(/`(npx mcp-annotation-auditor[^`]*)`/g),
+      ];
+      for (const [, command] of inline) {
+        const printed = await runPrinted((command as string).replace(/\s+/g, ' '), dirInline);
+        expect([0, 1], `${path}: ${command}\n${printed.stderr}`).toContain(printed.code);
+      }
+    }
+  });
+
+  it('every YAML and JSON snippet parses; workflows use real inputs; config files load', async () => {
+    const action = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as {
+      inputs: Record<string, unknown>;
+    };
+    for (const [path, text] of await allDocs())
+      for (const { lang, body } of blocks(text)) {
+        if (lang === 'json') JSON.parse(body);
+        if (lang === 'jsonc')
+          JSON.parse(body.replace(/\s\/\/[^\n]*/g, '').replace(/,(\s*[}\]])/g, '$1'));
+        if (lang !== 'yaml') continue;
+        const doc = parse(body) as Record<string, unknown>;
+        if (doc.jobs) {
+          checkWorkflow(doc as Workflow, path);
+          for (const step of stepsOf(doc as Workflow))
+            if (step.uses?.startsWith('mcp-annotation-auditor/'))
+              for (const key of Object.keys(step.with ?? {}))
+                expect(Object.keys(action.inputs), `${path}: input ${key}`).toContain(key);
+        } else if (!Array.isArray(doc) && !('steps' in doc) && !('uses' in doc)) {
+          // A config file (or its clientRules part): the auditor's own reader takes it.
+          await expect(
+            readConfigFile('docs-snippet.yml', true, () => Promise.resolve(body)),
+            `${path}:\n${body}`,
+          ).resolves.toBeDefined();
+        }
+      }
+  });
+
+  it('the README is a landing page under 300 lines; each docs page is under 250 and every link resolves', async () => {
+    const docs = await allDocs();
+    for (const [path, text] of docs) {
+      expect(text.split('\n').length, path).toBeLessThan(path === 'README.md' ? 300 : 250);
+      for (const [, target] of text.matchAll(/\]\(((?!https?:|#)[^)#\s]+)(#[^)]*)?\)/g)) {
+        const file = join(ROOT, dirname(path), target as string);
+        await expect(readFile(file), `${path} -> ${target}`).resolves.toBeDefined();
+      }
+    }
+    // A placeholder the lead fills, and the page it points to.
+    expect(await readme()).toContain('\n## What the check trusts\n');
+    expect(docs.map(([p]) => p)).toContain('docs/security.md');
+  });
+});

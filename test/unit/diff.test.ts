@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest';
+import { classifyTool } from '../../src/core/classify.js';
+import { toRecord, type ToolRecord } from '../../src/core/classlist.js';
+import { changeFindings, diffRecords, driftFindings, isSchemaOnly } from '../../src/core/diff.js';
+import type { ListedTool } from '../../src/core/tools.js';
+
+function records(...tools: ListedTool[]): Map<string, ToolRecord> {
+  return new Map(tools.map((t) => [`mcp__s__${t.name}`, toRecord('s', classifyTool(t))]));
+}
+
+const schema = (field: string) => ({ type: 'object', properties: { [field]: { type: 'string' } } });
+
+describe('diffRecords and changeFindings', () => {
+  it('nothing changed, nothing reported', () => {
+    const a = records({ name: 'x', annotations: { readOnlyHint: true } });
+    expect(diffRecords(a, a)).toEqual([]);
+  });
+
+  it('a hint going from declared to absent is dropped even when the default equals it', () => {
+    const before = records({
+      name: 'x',
+      annotations: { readOnlyHint: false, destructiveHint: true },
+    });
+    const after = records({ name: 'x', annotations: { readOnlyHint: false } });
+    const rules = changeFindings(diffRecords(before, after)).map((f) => f.rule);
+    expect(rules).toEqual(['hint-dropped']);
+  });
+
+  it('relaxed, escalated and reach-opened', () => {
+    const before = records(
+      { name: 'a', annotations: { destructiveHint: true } },
+      { name: 'b', annotations: { readOnlyHint: true, openWorldHint: false } },
+    );
+    const after = records(
+      { name: 'a', annotations: { destructiveHint: false } },
+      {
+        name: 'b',
+        annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+      },
+    );
+    expect(changeFindings(diffRecords(before, after)).map((f) => `${f.rule}:${f.tool}`)).toEqual([
+      'class-relaxed:a',
+      'class-escalated:b',
+      'reach-opened:b',
+    ]);
+  });
+
+  it('a removed and an added tool with one schema are a rename; two candidates are not', () => {
+    const before = records(
+      { name: 'old', inputSchema: schema('id') },
+      { name: 'gone', inputSchema: schema('q') },
+    );
+    const after = records(
+      { name: 'new', inputSchema: schema('id') },
+      { name: 'fresh', inputSchema: schema('z') },
+    );
+    expect(diffRecords(before, after).map((c) => `${c.kind}:${c.tool}`)).toEqual([
+      'added:fresh',
+      'removed:gone',
+      'renamed:new',
+    ]);
+    const twins = records(
+      { name: 'n1', inputSchema: schema('id') },
+      { name: 'n2', inputSchema: schema('id') },
+    );
+    expect(
+      diffRecords(records({ name: 'old', inputSchema: schema('id') }), twins).map((c) => c.kind),
+    ).toEqual(['added', 'added', 'removed']);
+  });
+});
+
+describe('renames and reasons', () => {
+  const noArgs = { type: 'object', properties: {} };
+  const reason = 'Read-only; safe to allow without asking.';
+  const withReason = (list: Map<string, ToolRecord>, key: string) => {
+    const record = list.get(key);
+    if (record) record.reason = reason;
+    return list;
+  };
+
+  it('a rename that raises the class says its reason is not carried over, and why', () => {
+    // Every tool without arguments shares one schema hash: a read tool gone and a delete tool new.
+    const before = withReason(
+      records({ name: 'list_notes', inputSchema: noArgs, annotations: { readOnlyHint: true } }),
+      'mcp__s__list_notes',
+    );
+    const after = records({
+      name: 'purge_notes',
+      inputSchema: noArgs,
+      annotations: { readOnlyHint: false, destructiveHint: true },
+    });
+    const changes = diffRecords(before, after);
+    expect(changes.map((c) => `${c.kind}:${c.tool}`)).toEqual(['renamed:purge_notes']);
+    const renamed = changeFindings(changes).find((f) => f.rule === 'tool-renamed');
+    expect(renamed?.message).toBe(
+      'Renamed from list_notes (same input schema); its reason is not carried over because the class rose from read to delete: review the tool and give it a new reason.',
+    );
+    const [drift] = driftFindings(changes, 'update', 'c.json');
+    expect(drift?.message).toContain(
+      'is served under a new name (was list_notes); its reason is not carried over because the class rose from read to delete',
+    );
+  });
+
+  it('a rename that keeps or lowers the class still carries the reason over, and says so', () => {
+    const before = withReason(
+      records({ name: 'list_notes', inputSchema: noArgs, annotations: { readOnlyHint: true } }),
+      'mcp__s__list_notes',
+    );
+    const after = records({
+      name: 'all_notes',
+      inputSchema: noArgs,
+      annotations: { readOnlyHint: true },
+    });
+    const changes = diffRecords(before, after);
+    expect(changeFindings(changes).map((f) => f.message)).toEqual([
+      'Renamed from list_notes (same input schema); its reason is carried over.',
+    ]);
+    expect(driftFindings(changes, 'update', 'c.json')[0]?.message).toContain(
+      '(was list_notes); update carries its reason over',
+    );
+  });
+});
+
+describe('drift of the input schema', () => {
+  const before = records({
+    name: 'x',
+    inputSchema: schema('id'),
+    annotations: { readOnlyHint: true },
+  });
+  const wider = records({
+    name: 'x',
+    inputSchema: {
+      type: 'object',
+      properties: { id: { type: 'string' }, tag: { type: 'string' } },
+    },
+    annotations: { readOnlyHint: true },
+  });
+
+  it('a schema-only change is no change of the tool surface (what a PR comment is about)', () => {
+    expect(diffRecords(before, wider)).toEqual([]);
+  });
+
+  it('against HEAD it is drift at notice severity, saying update keeps renames recognised', () => {
+    const changes = diffRecords(before, wider, { schema: true });
+    expect(changes).toMatchObject([{ kind: 'changed', tool: 'x', schemaChanged: true }]);
+    expect(changes.every(isSchemaOnly)).toBe(true);
+    expect(driftFindings(changes, 'npx mcp-annotation-auditor update', 'c.json')).toEqual([
+      {
+        rule: 'unrecorded-change',
+        severity: 'notice',
+        tool: 'x',
+        message:
+          "The live tool's input schema differs from the one the class list records (hints, class and title are unchanged).",
+        fix: 'Run `npx mcp-annotation-auditor update` and commit c.json: the recorded schema is how a later rename of the tool is recognised (and its reason carried over).',
+      },
+    ]);
+  });
+
+  it('with another change too, it is one error that also names the schema', () => {
+    const dropped = records({ name: 'x', inputSchema: schema('q'), annotations: {} });
+    const changes = diffRecords(before, dropped, { schema: true });
+    expect(changes.some(isSchemaOnly)).toBe(false);
+    const [drift] = driftFindings(changes, 'update', 'c.json');
+    expect(drift?.severity).toBe('error');
+    expect(drift?.message).toMatch(/; input schema changed\.$/);
+  });
+});
+
+describe('drift of a title', () => {
+  it('the same text moved from annotations.title to Tool.title says where it moved', () => {
+    const before = records({ name: 'add_note', annotations: { title: 'Add note' } });
+    const after = records({
+      name: 'add_note',
+      title: 'Add note',
+      annotations: { title: 'Add note' },
+    });
+    const [drift] = driftFindings(diffRecords(before, after), 'update', 'c.json');
+    expect(drift?.message).toBe(
+      'The live tool differs from the class list: title "Add note" moved from annotations.title to Tool.title.',
+    );
+    const renamed = records({ name: 'add_note', title: 'Add a note' });
+    expect(driftFindings(diffRecords(before, renamed), 'update', 'c.json')[0]?.message).toBe(
+      'The live tool differs from the class list: title "Add note" (annotations.title) -> "Add a note" (Tool.title).',
+    );
+  });
+});
