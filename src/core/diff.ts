@@ -1,6 +1,7 @@
 import type { Reach, TitleSource, ToolClass } from './classify.js';
 import type { RecordedHint, ToolRecord } from './classlist.js';
 import { finding, type Finding } from './findings.js';
+import { highestSeverity } from './rules.js';
 import { hintText } from './text.js';
 import { HINT_NAMES, type HintName } from './tools.js';
 
@@ -372,8 +373,8 @@ function classChangeFinding(
 ): Finding | undefined {
   const rankBefore = CLASS_RANK[before.class];
   const rankAfter = CLASS_RANK[after.class];
-  if (rankAfter < rankBefore)
-    return finding(
+  if (rankAfter < rankBefore) {
+    const relaxed = finding(
       'class-relaxed',
       tool,
       `Class relaxed from ${before.class} to ${after.class}: clients will auto-approve what they used to ask about.`,
@@ -384,6 +385,11 @@ function classChangeFinding(
             : 'Confirm the tool really no longer modifies or destroys anything.',
       },
     );
+    // A delete tool that clients stop asking about is what the check exists to stop: it fails
+    // the run (a reviewer approves it with the label), where edit to read only warns.
+    if (before.class === 'delete') relaxed.severity = highestSeverity('class-relaxed');
+    return relaxed;
+  }
   if (rankAfter > rankBefore)
     return finding(
       'class-escalated',
