@@ -48,9 +48,14 @@ interface Leaf {
 
 /** Each place where `before` and `after` differ: objects key by key, anything else whole. */
 function leaves(before: unknown, after: unknown, path: string): Leaf[] {
-  if (isObject(before) && isObject(after)) {
-    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
-    return keys.flatMap((key) => leaves(before[key], after[key], `${path}.${key}`));
+  // An object added or removed is told key by key: what it sets, not its whole text.
+  if ((isObject(before) || before === undefined) && (isObject(after) || after === undefined)) {
+    if (before === undefined && after === undefined) return [];
+    before ??= {};
+    after ??= {};
+    const [b, a] = [before as Record<string, unknown>, after as Record<string, unknown>];
+    const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])].sort();
+    return keys.flatMap((key) => leaves(b[key], a[key], `${path}.${key}`));
   }
   return canonicalJson(before) === canonicalJson(after) ? [] : [{ path, before, after }];
 }
