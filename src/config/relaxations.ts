@@ -250,16 +250,29 @@ export function relaxationsOf(
  * Each way the PR's config file (`head`) may weaken the check against the base commit's (`base`):
  * every difference outside the few safe ones (see the list above). The PR's config is allowed to
  * do so, but never silently: each is one config-relaxed finding, at the severity the base's config
- * gives that rule (the config it is about cannot turn it down).
+ * gives that rule (the config it is about cannot turn it down). Then, for each server whose start
+ * configuration changed, a start-changed notice under that server's name, which the audit pairs
+ * with the tools the server no longer lists (pairStartChanges).
  */
 export function configRelaxations(
   base: ConfigFile | undefined,
   head: ConfigFile | undefined,
   where: { base: string; head: string },
 ): Finding[] {
+  const starts = [...startChanges(base, head)].map(([server, changed]) =>
+    finding(
+      'start-changed',
+      undefined,
+      terminalSafe(
+        `The config ${where.head} changes how this server is started against ${where.base} (${changed.join(', ')}): a tool it no longer lists is start-removed, an error, since the command clients run may still serve it.`,
+        600,
+      ),
+      { server },
+    ),
+  );
   const severity = base?.rules?.['config-relaxed'] ?? highestSeverity('config-relaxed');
-  if (severity === 'off') return [];
-  return relaxationsOf(base, head).map((what) => ({
+  if (severity === 'off') return starts;
+  const relaxed = relaxationsOf(base, head).map((what) => ({
     ...finding(
       'config-relaxed',
       undefined,
@@ -273,6 +286,7 @@ export function configRelaxations(
     ),
     severity,
   }));
+  return [...relaxed, ...starts];
 }
 
 /** An environment as names and values, from either way a config writes it. */

@@ -348,6 +348,40 @@ function toolChangeFindings(change: ToolChange): Finding[] {
   return out;
 }
 
+/**
+ * A start-changed finding of the run (configRelaxations) moved under the audited server it names,
+ * and each tool that server no longer lists raised from tool-removed to start-removed: the PR
+ * changed the command audited, so "the tool is gone" may only mean the audited command no
+ * longer lists it, while the one clients run still serves it. Returns the other findings.
+ */
+export function pairStartChanges(
+  reports: { server: string; findings: Finding[]; changes: ToolChange[] }[],
+  run: Finding[],
+): Finding[] {
+  return run.filter((f) => {
+    const report =
+      f.rule === 'start-changed' ? reports.find((r) => r.server === f.server) : undefined;
+    if (!report) return true;
+    const gone = report.changes.filter((c) => c.kind === 'removed' && c.before);
+    const names = new Set(gone.map((c) => c.tool));
+    report.findings = [
+      ...report.findings.filter((r) => r.rule !== 'tool-removed' || !names.has(r.tool ?? '')),
+      ...gone.map(({ tool, before }) =>
+        finding(
+          'start-removed',
+          tool,
+          `Gone in a PR that changes how this server is started (see start-changed); it was ${classWord((before as ToolRecord).class, (before as ToolRecord).reach)}. The command clients run may still serve it.`,
+          {
+            fix: 'If the tool is really gone, a reviewer approves this with the approval label; otherwise restore how the server is started, or audit the command clients run.',
+          },
+        ),
+      ),
+      f,
+    ];
+    return false;
+  });
+}
+
 /** A rename, proven by the schema or probable (which a reviewer is asked to confirm). */
 function renameFinding(change: ToolChange, before: ToolRecord): Finding {
   const { tool } = change;

@@ -46,11 +46,11 @@ export const RULES = {
     approvable: false,
     summary: 'a tool of the base class list is gone',
   },
-  'start-changed': {
+  'start-removed': {
     severity: 'error',
     approvable: true,
     summary:
-      "a tool of the base class list is gone from a server whose start configuration (command, args, cwd, env, url, headers) the PR's config changed: what clients run may still serve it",
+      "a tool of the base class list is gone from a server whose start configuration the PR's config changed: the command clients run may still serve it",
   },
   'tool-renamed': {
     severity: 'notice',
@@ -143,7 +143,13 @@ export const RULES = {
     severity: 'error',
     approvable: true,
     summary:
-      "the PR's config differs from the base commit's in a key that can weaken the check (every key but those listed as safe: a rule raised, failOn stricter, a policy added, a waiver removed, limits, timeouts, concurrency, a server added or its start configuration)",
+      "the PR's config differs from the base commit's in any key but the few that cannot weaken the check (a rule raised, failOn stricter, a policy or server added, a waiver removed, limits, timeouts, concurrency, how a server starts)",
+  },
+  'start-changed': {
+    severity: 'notice',
+    approvable: false,
+    summary:
+      "the PR's config changes how a server is started (command, args, cwd, env, url, headers: named, never shown)",
   },
   'class-list-moved': {
     severity: 'notice',
