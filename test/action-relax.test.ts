@@ -52,6 +52,13 @@ describe('the action on a PR that relaxes the check in other ways than a dropped
     const body = api.commentsOn(1)[0]?.body ?? '';
     expect(body).toContain('`class-relaxed`');
     expect(body).toContain('Class relaxed from delete to edit');
+    (api.pulls.get(1) as { labels?: string[] }).labels = ['annotations-approved'];
+    const approved = await runIn(api, dir, {
+      command: quote(server),
+      policies: 'claude',
+      'approve-label': 'annotations-approved',
+    });
+    expect(approved.code, approved.stdout + approved.stderr).toBe(0);
   });
 
   it('22.12: a tool gone after the PR changed the server command is start-removed, and the comment says why', async () => {
