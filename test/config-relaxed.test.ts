@@ -20,11 +20,14 @@ async function relaxed(
     head: 'auditor.yml',
   });
   const prefix = 'The config auditor.yml relaxes the check against auditor.yml at HEAD: ';
-  for (const f of findings) {
+  // start-changed is not a relaxation: the audit pairs it with the tools gone (see startChanges).
+  for (const f of findings.filter((f) => f.rule !== 'start-changed')) {
     expect(f.rule).toBe('config-relaxed');
     expect(f.message.startsWith(prefix)).toBe(true);
   }
-  return findings.map((f) => f.message.slice(prefix.length, -1));
+  return findings
+    .filter((f) => f.rule === 'config-relaxed')
+    .map((f) => f.message.slice(prefix.length, -1));
 }
 
 const base = { servers: { notes: SERVER }, policies: ['claude'] };
@@ -36,6 +39,20 @@ describe('config-relaxed: changes that relax the check', () => {
       { ...base, clientRules: { delete: 'allow' } },
       [
         'clientRules.delete is "allow" (was unset): the Claude Code rules each class may have differ from the base',
+      ],
+    ],
+    [
+      'clientRules delete: ask is laxer than the default deny',
+      { ...base, clientRules: { delete: 'ask' } },
+      [
+        'clientRules.delete is "ask" (was unset): the Claude Code rules each class may have differ from the base',
+      ],
+    ],
+    [
+      'a per-tool ask, where the class may say deny',
+      { ...base, clientRules: { tools: { mcp__notes__delete_note: 'ask' } } },
+      [
+        'clientRules.tools.mcp__notes__delete_note is "ask" (was unset): the Claude Code rules each class may have differ from the base',
       ],
     ],
     [
@@ -101,6 +118,10 @@ describe('config-relaxed: changes that cannot weaken the check', () => {
     ['failOn stricter', { ...base, failOn: 'warning' }],
     ['a policy added', { ...base, policies: ['claude', 'openai'] }],
     ['protocolEra to both', { ...base, protocolEra: 'both' }],
+    [
+      'clientRules made stricter',
+      { ...base, clientRules: { edit: 'deny', read: 'ask', open: { read: 'deny' } } },
+    ],
     ['limits and timeouts', { ...base, startTimeout: 1, listTimeout: 1, maxPages: 1, maxTools: 1 }],
     ['concurrency and the class list path', { ...base, concurrency: 1, classList: 'x.json' }],
     ['a server added', { ...base, servers: { notes: SERVER, other: SERVER } }],
@@ -115,6 +136,14 @@ describe('config-relaxed: changes that cannot weaken the check', () => {
   ];
   it.each(cases)('%s', async (_, head) => {
     expect(await relaxed(base, head)).toEqual([]);
+  });
+
+  it('a per-tool allow removed from clientRules', async () => {
+    const allowing = { ...base, clientRules: { tools: { mcp__notes__add_note: 'allow' } } };
+    expect(await relaxed(allowing, base)).toEqual([]);
+    expect(await relaxed(allowing, { ...base, clientRules: { delete: 'allow' } })).toEqual([
+      'clientRules.delete is "allow" (was unset): the Claude Code rules each class may have differ from the base',
+    ]);
   });
 
   it('a waiver removed, reworded or shortened', async () => {

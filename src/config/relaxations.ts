@@ -1,4 +1,5 @@
-import { canonicalJson } from '../core/classify.js';
+import { DEFAULT_MAPPING } from '../clients/claude-settings.js';
+import { canonicalJson, type ToolClass } from '../core/classify.js';
 import { normalizeServerName } from '../core/classlist.js';
 import { finding, type Finding } from '../core/findings.js';
 import { DEFAULT_POLICIES } from '../core/policies.js';
@@ -24,6 +25,7 @@ import type { ConfigFile } from './file.js';
  * The changes that are safe, and why:
  * - rules: a rule raised (a lower one is a relaxation); failOn stricter; policies added.
  * - waivers: one removed, its reason reworded, or its expiry brought forward.
+ * - clientRules: a decision made stricter (allow, ask, deny), a per-tool or per-reach deny added.
  * - protocolEra (the file's or a server's): switched to both, which lists every era.
  * - classList: the base commit's list is still what the PR is compared with (base.ts reads it
  *   where the base's config names it, and says class-list-moved).
@@ -35,7 +37,7 @@ import type { ConfigFile } from './file.js';
  *   audited server's tools are still compared with the base's, and a tool that then disappears is
  *   start-changed (an error, not the tool-removed notice): see startChanges.
  * - a server's description or timeout, which only clients read.
- * Everything else (approveLabel, settings, clientRules, a server's alwaysAllow or autoApprove,
+ * Everything else (approveLabel, settings, other clientRules changes, a server's alwaysAllow or autoApprove,
  * keys of other clients, unknown keys) relaxes the check when it differs.
  */
 
@@ -196,6 +198,38 @@ const SHOWN_KEYS: Record<string, string> = {
   clientRules: 'the Claude Code rules each class may have differ from the base',
 };
 
+/** The differences told in plain words, with what they change. */
+function told(diffs: Leaf[], note: string): string[] {
+  if (!diffs.length) return [];
+  return [
+    `${diffs.map((d) => `${d.path} is ${shown(d.after)} (was ${shown(d.before)})`).join(', ')}: ${note}`,
+  ];
+}
+
+/** Claude Code's decisions from the most permissive. */
+const DECISION_RANK: Record<string, number> = { allow: 0, ask: 1, deny: 2 };
+
+/**
+ * Whether a change of one clientRules entry only asks more of the settings: a class's decision
+ * (its default where unset) made stricter; a per-reach or per-tool one made stricter, added as
+ * deny, or removed where it was allow (an unset one falls back to its class, which may be anything).
+ */
+function stricterRule({ path, before, after }: Leaf): boolean {
+  const rank = (v: unknown) => (typeof v === 'string' ? DECISION_RANK[v] : undefined);
+  const cls = /^clientRules\.(read|edit|delete)$/.exec(path)?.[1] as ToolClass | undefined;
+  const fallback = cls ? DEFAULT_MAPPING.classes[cls] : undefined;
+  const [b, a] = [rank(before ?? fallback), rank(after ?? fallback)];
+  if (!cls && before === undefined) return a === DECISION_RANK.deny;
+  if (!cls && after === undefined) return b === DECISION_RANK.allow;
+  return a !== undefined && b !== undefined && a >= b;
+}
+
+const clientRulesRelaxed: Judge = (base, head) =>
+  told(
+    leaves(base?.clientRules, head?.clientRules, 'clientRules').filter((d) => !stricterRule(d)),
+    SHOWN_KEYS.clientRules as string,
+  );
+
 /** A key the allow-list does not judge: any difference relaxes the check. */
 function otherKeyRelaxed(key: string, before: unknown, after: unknown): string[] {
   const note = SHOWN_KEYS[key];
@@ -205,11 +239,7 @@ function otherKeyRelaxed(key: string, before: unknown, after: unknown): string[]
       : [
           `${key} is ${before === undefined ? 'added' : after === undefined ? 'removed' : 'changed'}, and it is not a key that cannot weaken the check`,
         ];
-  const diffs = leaves(before, after, key);
-  if (!diffs.length) return [];
-  return [
-    `${diffs.map((d) => `${d.path} is ${shown(d.after)} (was ${shown(d.before)})`).join(', ')}: ${note}`,
-  ];
+  return told(leaves(before, after, key), note);
 }
 
 const SAFE: Judge = () => [];
@@ -220,6 +250,7 @@ const JUDGES: Record<string, Judge> = {
   failOn: failOnRelaxed,
   policies: policiesRelaxed,
   waivers: waiversRelaxed,
+  clientRules: clientRulesRelaxed,
   protocolEra: (base, head) => eraRelaxed(fileEra(base), fileEra(head), 'protocolEra'),
   servers: serversRelaxed,
   // Judged with servers: the run takes both as one list.
