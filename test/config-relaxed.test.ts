@@ -87,6 +87,17 @@ describe('config-relaxed: changes that relax the check', () => {
     expect(await relaxed(base, head)).toEqual(expected);
   });
 
+  it('a rule set at the base and unset now falls back to its lower default', async () => {
+    const raised = { ...base, rules: { 'class-relaxed': 'error', 'era-mismatch': 'error' } };
+    expect(await relaxed(raised, { ...base, rules: { 'class-relaxed': 'error' } })).toEqual([
+      'rule era-mismatch is turned down to warning (was error)',
+    ]);
+    expect(await relaxed(raised, base)).toEqual([
+      'rule class-relaxed is turned down to warning (was error)',
+      'rule era-mismatch is turned down to warning (was error)',
+    ]);
+  });
+
   it('both eras narrowed to one, in the file or in a server, is config-relaxed', async () => {
     const both = { ...base, protocolEra: 'both' };
     expect(await relaxed(both, { ...base, protocolEra: 'legacy' })).toEqual([

@@ -7,6 +7,7 @@ import {
   FAIL_ON_LEVELS,
   highestSeverity,
   RULE_IDS,
+  RULES,
   SEVERITIES,
   type FailOn,
   type RuleId,
@@ -84,21 +85,27 @@ const FAIL_ON_RANK = ranks<FailOn>([
 ]);
 
 /**
- * A rule's severity as a config leaves it: the one set, else the most severe its findings take by
- * default (setting class-relaxed to warning lowers the error of a relaxed delete tool).
+ * A rule's findings by the severity they are filed at: its default, and above it where some are
+ * filed higher on purpose (class-relaxed of a delete tool). A config that sets the rule moves
+ * both to what it sets; one that leaves it unset leaves each at its own.
  */
-function severityOf(config: ConfigFile | undefined, rule: RuleId): Severity | 'off' {
-  return config?.rules?.[rule] ?? highestSeverity(rule);
+function levelsOf(rule: RuleId): Severity[] {
+  return [...new Set([RULES[rule].severity, highestSeverity(rule)])];
 }
 
 type Judge = (base: ConfigFile | undefined, head: ConfigFile | undefined) => string[];
 
+/** A rule whose findings, at any level they are filed at, are less severe under `head`. */
 const rulesRelaxed: Judge = (base, head) =>
   RULE_IDS.flatMap((rule) => {
-    const [before, after] = [severityOf(base, rule), severityOf(head, rule)];
-    return SEVERITY_RANK[after] < SEVERITY_RANK[before]
-      ? [`rule ${rule} is turned ${after === 'off' ? 'off' : `down to ${after}`} (was ${before})`]
-      : [];
+    for (const level of levelsOf(rule)) {
+      const [before, after] = [base?.rules?.[rule] ?? level, head?.rules?.[rule] ?? level];
+      if (SEVERITY_RANK[after] < SEVERITY_RANK[before])
+        return [
+          `rule ${rule} is turned ${after === 'off' ? 'off' : `down to ${after}`} (was ${before})`,
+        ];
+    }
+    return [];
   });
 
 const failOnRelaxed: Judge = (base, head) => {
