@@ -36,10 +36,12 @@ import type { ConfigFile } from './file.js';
  *   list records is server-removed, or compared as renamed, already.
  * - a server's start configuration (type, command, args, cwd, env, url, headers, start): the
  *   audited server's tools are still compared with the base's, and a tool that then disappears is
- *   start-changed (an error, not the tool-removed notice): see startChanges.
+ *   start-removed (an error, not the tool-removed notice): see startChanges. Calling the change
+ *   itself config-relaxed would fail every PR that bumps a server's version or adds a flag, and
+ *   what it can hide (a tool the new command no longer lists) is caught where it shows.
  * - a server's description or timeout, which only clients read.
- * Everything else (approveLabel, settings, other clientRules changes, a server's alwaysAllow or autoApprove,
- * keys of other clients, unknown keys) relaxes the check when it differs.
+ * Everything else (approveLabel, settings, other clientRules changes, a server's alwaysAllow or
+ * autoApprove, keys of other clients, unknown keys) relaxes the check when it differs.
  */
 
 /** A difference between two values, at a dotted path. */
