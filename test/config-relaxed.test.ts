@@ -193,4 +193,21 @@ describe('startChanges', () => {
     ]);
     expect(JSON.stringify([...changes])).not.toMatch(/secret|abc|Bearer/);
   });
+
+  it('compares a server under a new key with the one base server gone', async () => {
+    const base = await config({ servers: { notes: SERVER } });
+    const moved = (data: Record<string, unknown>) => config({ servers: { notes2: data } });
+    expect([...startChanges(base, await moved(SERVER))]).toEqual([]);
+    expect([...startChanges(base, await moved({ ...SERVER, args: ['other.mjs'] }))]).toEqual([
+      ['notes2', ['renamed from "notes"', 'args']],
+    ]);
+    const two = await config({ servers: { a: SERVER, b: SERVER } });
+    expect([...startChanges(two, await moved(SERVER))]).toEqual([
+      ['notes2', ['a new key while 2 servers of the base config are gone']],
+    ]);
+    // A server added beside the base's is just one more audited.
+    expect([
+      ...startChanges(base, await config({ servers: { notes: SERVER, x: SERVER } })),
+    ]).toEqual([]);
+  });
 });

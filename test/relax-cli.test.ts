@@ -203,6 +203,24 @@ describe('22.12: the audited command changed so that a tool is no longer listed'
     expect(approved.code, approved.stdout).toBe(0);
   });
 
+  it('under a renamed server key, the base server is server-removed and the notice says renamed', async () => {
+    const { dir, spec } = await repository();
+    const fewer = { ...spec, tools: spec.tools.filter((t) => t.name !== 'delete_note') };
+    await writeFile(join(dir, 'read-mode.json'), JSON.stringify(fewer));
+    await writeConfig(dir, { ...BASE_CONFIG, servers: { notes2: served('read-mode.json') } });
+    const pruned = await runCli(['update', '--prune', '--config', 'auditor.yml'], { cwd: dir });
+    expect(pruned.code, pruned.stderr).toBe(0);
+    const run = await check(dir);
+    expect(run.code, run.stdout).toBe(1);
+    const findings = json(run).findings;
+    expect(findings.filter((f) => f.severity === 'error').map((f) => f.rule)).toEqual([
+      'server-removed',
+    ]);
+    expect(findings.find((f) => f.rule === 'start-changed')?.message).toContain(
+      '(renamed from "notes", args)',
+    );
+  });
+
   it('a tool removed with the start configuration unchanged stays a tool-removed notice', async () => {
     const { dir, spec } = await repository();
     const fewer = { ...spec, tools: spec.tools.filter((t) => t.name !== 'delete_note') };

@@ -383,21 +383,43 @@ function startDifferences(
 }
 
 /**
- * The servers both configs have whose start configuration differs (command, args, cwd, env, url,
- * headers, an HTTP server's start command), by the name the class list gives them, each with what
- * changed: key names only, since the values are secrets. A tool such a server no longer lists
- * may still be served by the command clients run: start-changed, not tool-removed.
+ * What a server under a key the base config lacks changed, when base servers are gone: it is
+ * compared with the one gone, or changed outright when several are, since any may be its old self.
+ */
+function renamedFrom(
+  gone: string[],
+  before: Record<string, ServerEntry>,
+  now: ServerEntry,
+): string[] {
+  const [only] = gone;
+  if (only === undefined) return [];
+  if (gone.length > 1)
+    return [`a new key while ${gone.length} servers of the base config are gone`];
+  const changed = startDifferences(before[only] as ServerEntry, now, '');
+  return changed.length ? [`renamed from ${JSON.stringify(only)}`, ...changed] : [];
+}
+
+/**
+ * The servers whose start configuration differs from the base config's (command, args, cwd, env,
+ * url, headers, an HTTP server's start command), by the name the class list gives them, each with
+ * what changed: key names only, since the values are secrets. A server under a new key is compared
+ * with the one base server that is gone, when one is (the audit takes it as renamed), and is
+ * changed when several are. A tool such a server no longer lists may still be served by the
+ * command clients run: start-removed, not tool-removed.
  */
 export function startChanges(
   base: ConfigFile | undefined,
   head: ConfigFile | undefined,
 ): Map<string, string[]> {
   const [before, after] = [entriesOf(base), entriesOf(head)];
+  const gone = Object.keys(before).filter((key) => !Object.hasOwn(after, key));
   const out = new Map<string, string[]>();
-  for (const [key, was] of Object.entries(before)) {
-    const now = after[key];
-    if (!now) continue;
-    const changed = startDifferences(was, now, '');
+  for (const [key, now] of Object.entries(after)) {
+    const was = before[key];
+    const changed =
+      Object.hasOwn(before, key) && was
+        ? startDifferences(was, now, '')
+        : renamedFrom(gone, before, now);
     if (changed.length) out.set(normalizeServerName(key), changed);
   }
   return out;
