@@ -6,6 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { auditListings } from '../src/core/listings.js';
 import {
   json,
   notesSpec,
@@ -120,5 +121,40 @@ describe('22.5: protocolEra both, a hint dropped in the modern era only', () => 
         'The config auditor.yml relaxes the check against auditor.yml at HEAD: server "notes": protocolEra is legacy (was both): the other era is no longer audited.',
       ],
     ]);
+  });
+});
+
+describe('the union of two eras, in-process', () => {
+  const hints = {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  };
+  const tool = (annotations: Record<string, unknown>) => ({ name: 'sync', annotations });
+
+  it('records each hint as the less careful era declares it', () => {
+    const { tools } = auditListings(
+      [
+        { era: 'legacy', rawTools: [tool({ ...hints, openWorldHint: undefined })] },
+        { era: 'modern', rawTools: [tool({ ...hints, idempotentHint: false })] },
+      ],
+      [],
+    );
+    expect(tools).toHaveLength(1);
+    const [merged] = tools;
+    // openWorldHint absent in legacy: absent; idempotentHint true vs false: the default, false.
+    expect(merged?.hints.openWorldHint).toEqual({ declared: false, effective: true });
+    expect(merged?.hints.idempotentHint).toEqual({
+      declared: true,
+      value: false,
+      effective: false,
+    });
+    expect(merged?.hints.destructiveHint).toEqual({
+      declared: true,
+      value: false,
+      effective: false,
+    });
+    expect([merged?.class, merged?.reach]).toEqual(['edit', 'open']);
   });
 });

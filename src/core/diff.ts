@@ -362,7 +362,9 @@ export function pairStartChanges(
     const report =
       f.rule === 'start-changed' ? reports.find((r) => r.server === f.server) : undefined;
     if (!report) return true;
-    const gone = report.changes.filter((c) => c.kind === 'removed' && c.before);
+    const gone = report.changes.flatMap((c) =>
+      c.kind === 'removed' && c.before ? [{ tool: c.tool, before: c.before }] : [],
+    );
     const names = new Set(gone.map((c) => c.tool));
     report.findings = [
       ...report.findings.filter((r) => r.rule !== 'tool-removed' || !names.has(r.tool ?? '')),
@@ -370,7 +372,7 @@ export function pairStartChanges(
         finding(
           'start-removed',
           tool,
-          `Gone in a PR that changes how this server is started (see start-changed); it was ${classWord((before as ToolRecord).class, (before as ToolRecord).reach)}. The command clients run may still serve it.`,
+          `Gone in a PR that changes how this server is started (see start-changed); it was ${classWord(before.class, before.reach)}. The command clients run may still serve it.`,
           {
             fix: 'If the tool is really gone, a reviewer approves this with the approval label; otherwise restore how the server is started, or audit the command clients run.',
           },
