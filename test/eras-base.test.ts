@@ -110,6 +110,17 @@ describe('22.5: protocolEra both, a hint dropped in the modern era only', () => 
     expect(rules(run, 'error')).toEqual(['hint-dropped:delete_note']);
   });
 
+  it('destructiveHint turned false for modern clients only is hint-dropped, not only era-mismatch', async () => {
+    const { dir, spec } = await repository();
+    await serve(dir, spec, withAnnotations(spec, 'delete_note', { destructiveHint: false }));
+    const update = await runCli(['update', '--config', 'auditor.yml'], { cwd: dir });
+    expect(update.code, update.stderr).toBe(0);
+    const run = await check(dir);
+    expect(run.code, run.stdout).toBe(1);
+    expect(rules(run, 'error')).toEqual(['hint-dropped:delete_note']);
+    expect(rules(run, 'warning')).toEqual(['era-mismatch:delete_note']);
+  });
+
   it('switching both to legacy in the PR config is config-relaxed', async () => {
     const { dir } = await repository();
     await writeConfig(dir, config('legacy'));
@@ -133,7 +144,7 @@ describe('the union of two eras, in-process', () => {
   };
   const tool = (annotations: Record<string, unknown>) => ({ name: 'sync', annotations });
 
-  it('records each hint as the less careful era declares it', () => {
+  it('records a hint only where both eras declare it alike', () => {
     const { tools } = auditListings(
       [
         { era: 'legacy', rawTools: [tool({ ...hints, openWorldHint: undefined })] },
@@ -143,13 +154,9 @@ describe('the union of two eras, in-process', () => {
     );
     expect(tools).toHaveLength(1);
     const [merged] = tools;
-    // openWorldHint absent in legacy: absent; idempotentHint true vs false: the default, false.
+    // openWorldHint absent in legacy, idempotentHint true vs false: neither is declared to all.
     expect(merged?.hints.openWorldHint).toEqual({ declared: false, effective: true });
-    expect(merged?.hints.idempotentHint).toEqual({
-      declared: true,
-      value: false,
-      effective: false,
-    });
+    expect(merged?.hints.idempotentHint).toEqual({ declared: false, effective: false });
     expect(merged?.hints.destructiveHint).toEqual({
       declared: true,
       value: false,

@@ -14,28 +14,28 @@ export function riskOf(tool: Pick<ClassifiedTool, 'class' | 'reach'>): number {
 }
 
 /**
- * One hint as the less careful of two eras declares it: absent when either leaves it out (a
- * client of that era assumes the default), else the value, or the default where the two declare
- * different values. The default is the riskier value of every hint, so what is recorded never
- * says more than either era's clients are told.
+ * One hint as both eras declare it: the value where the two agree, else absent. A client of the
+ * era that leaves it out assumes the default; where the eras declare different values, the record
+ * cannot say either without being wrong for the other era's clients, so it says neither. Absent
+ * means the default, the riskier value of every hint, so the record never says more than some
+ * era's clients are told, and a change in one era alone (a hint dropped, destructiveHint turned
+ * false for modern clients only) is a hint-dropped against the base.
  */
-function leastDeclared(legacy: HintState, modern: HintState, hint: HintName): HintState {
-  if (!legacy.declared || !modern.declared)
-    return { declared: false, effective: HINT_DEFAULTS[hint] };
-  return legacy.value === modern.value
+function agreed(legacy: HintState, modern: HintState, hint: HintName): HintState {
+  return legacy.declared && modern.declared && legacy.value === modern.value
     ? legacy
-    : { declared: true, value: HINT_DEFAULTS[hint], effective: HINT_DEFAULTS[hint] };
+    : { declared: false, effective: HINT_DEFAULTS[hint] };
 }
 
 /**
  * A tool both eras list, as one entry: the riskier version's title, schema and description (the
- * legacy one on a tie), with each hint as the less careful era declares it, and the class and
- * reach those hints give. So a hint dropped in one era alone is dropped in the class list too
- * (hint-dropped against the base), where picking one era's version would hide it.
+ * legacy one on a tie), with each hint as both eras declare it (see agreed), and the class and
+ * reach those hints give. So a hint dropped or changed in one era alone is dropped in the class
+ * list too (hint-dropped against the base), where picking one era's version would hide it.
  */
 function mergeEras(legacy: ClassifiedTool, modern: ClassifiedTool): ClassifiedTool {
   const hints = Object.fromEntries(
-    HINT_NAMES.map((h) => [h, leastDeclared(legacy.hints[h], modern.hints[h], h)]),
+    HINT_NAMES.map((h) => [h, agreed(legacy.hints[h], modern.hints[h], h)]),
   ) as Record<HintName, HintState>;
   const base = riskOf(modern) > riskOf(legacy) ? modern : legacy;
   return {
