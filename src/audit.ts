@@ -9,7 +9,13 @@ import {
   type ToolRecord,
 } from './core/classlist.js';
 import type { ServerSettings, Settings } from './config/settings.js';
-import { changeFindings, diffRecords, driftFindings, isSchemaOnly } from './core/diff.js';
+import {
+  changeFindings,
+  diffRecords,
+  driftFindings,
+  isSchemaOnly,
+  pairStartChanges,
+} from './core/diff.js';
 import { AuditError } from './errors.js';
 import { confinedPath, repositoryRoot, writeConfined, type WriteRoot } from './confined.js';
 import { readClassList } from './files.js';
@@ -400,7 +406,8 @@ async function judge(
   const run: Finding[] = [
     ...staleServers(classList, names, settings, report.updateCommand),
     ...removed.findings,
-    ...((await options.baseFindings) ?? []),
+    // A start-changed finding goes under its server, where it raises the tools gone from it.
+    ...pairStartChanges(servers, (await options.baseFindings) ?? []),
     ...ruleFindings,
   ];
   const today = options.today ?? new Date().toISOString().slice(0, 10);

@@ -1,6 +1,7 @@
 import type { Reach, TitleSource, ToolClass } from './classify.js';
 import type { RecordedHint, ToolRecord } from './classlist.js';
 import { finding, type Finding } from './findings.js';
+import { highestSeverity } from './rules.js';
 import { hintText } from './text.js';
 import { HINT_NAMES, type HintName } from './tools.js';
 
@@ -347,6 +348,42 @@ function toolChangeFindings(change: ToolChange): Finding[] {
   return out;
 }
 
+/**
+ * A start-changed finding of the run (configRelaxations) moved under the audited server it names,
+ * and each tool that server no longer lists raised from tool-removed to start-removed: the PR
+ * changed the command audited, so "the tool is gone" may only mean the audited command no
+ * longer lists it, while the one clients run still serves it. Returns the other findings.
+ */
+export function pairStartChanges(
+  reports: { server: string; findings: Finding[]; changes: ToolChange[] }[],
+  run: Finding[],
+): Finding[] {
+  return run.filter((f) => {
+    const report =
+      f.rule === 'start-changed' ? reports.find((r) => r.server === f.server) : undefined;
+    if (!report) return true;
+    const gone = report.changes.flatMap((c) =>
+      c.kind === 'removed' && c.before ? [{ tool: c.tool, before: c.before }] : [],
+    );
+    const names = new Set(gone.map((c) => c.tool));
+    report.findings = [
+      ...report.findings.filter((r) => r.rule !== 'tool-removed' || !names.has(r.tool ?? '')),
+      ...gone.map(({ tool, before }) =>
+        finding(
+          'start-removed',
+          tool,
+          `Gone in a PR that changes how this server is started (see start-changed); it was ${classWord(before.class, before.reach)}. The command clients run may still serve it.`,
+          {
+            fix: 'If the tool is really gone, a reviewer approves this with the approval label; otherwise restore how the server is started, or audit the command clients run.',
+          },
+        ),
+      ),
+      f,
+    ];
+    return false;
+  });
+}
+
 /** A rename, proven by the schema or probable (which a reviewer is asked to confirm). */
 function renameFinding(change: ToolChange, before: ToolRecord): Finding {
   const { tool } = change;
@@ -372,8 +409,8 @@ function classChangeFinding(
 ): Finding | undefined {
   const rankBefore = CLASS_RANK[before.class];
   const rankAfter = CLASS_RANK[after.class];
-  if (rankAfter < rankBefore)
-    return finding(
+  if (rankAfter < rankBefore) {
+    const relaxed = finding(
       'class-relaxed',
       tool,
       `Class relaxed from ${before.class} to ${after.class}: clients will auto-approve what they used to ask about.`,
@@ -385,6 +422,11 @@ function classChangeFinding(
         } If so, the approval label (or a waiver with a reason) accepts the relaxed class.`,
       },
     );
+    // A delete tool that clients stop asking about is what the check exists to stop: it fails
+    // the run (a reviewer approves it with the label), where edit to read only warns.
+    if (before.class === 'delete') relaxed.severity = highestSeverity('class-relaxed');
+    return relaxed;
+  }
   if (rankAfter > rankBefore)
     return finding(
       'class-escalated',

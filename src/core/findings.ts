@@ -16,6 +16,11 @@ export interface Finding {
   waived?: { reason: string; expires?: string };
   /** Set when the approval label turned an approvable error into a notice. */
   approved?: boolean;
+  /**
+   * The audited server a finding of the run is about, by its class-list name: start-changed,
+   * which the audit moves under that server (see pairStartChanges).
+   */
+  server?: string;
   /** Where the finding points when not at the tool's class-list line: a settings file's rule. */
   location?: { file: string; line: number };
 }

@@ -1,7 +1,7 @@
 import { classifyTool, type ClassifiedTool } from './classify.js';
 import { fullToolName, toRecord, type ToolRecord } from './classlist.js';
-import { CLASS_RANK, describeMoves, describeTitleMove, diffRecords } from './diff.js';
-import type { ProtocolEra } from './eras.js';
+import { describeMoves, describeTitleMove, diffRecords } from './diff.js';
+import { riskOf, unionOfEras, type ProtocolEra } from './eras.js';
 import { finding, type Finding } from './findings.js';
 import { checkPolicies } from './policies.js';
 import { isMalformed, parseTool, type MalformedTool } from './tools.js';
@@ -81,36 +81,10 @@ function eraFindings(
   return out;
 }
 
-/** How much a client may do with a tool: its class first, then its reach (open over closed). */
-export function riskOf(tool: Pick<ClassifiedTool, 'class' | 'reach'>): number {
-  return CLASS_RANK[tool.class] * 2 + (tool.reach === 'open' ? 1 : 0);
-}
-
-/** The highest risk each name has among these tools (two tools may share one name). */
-function rankByName(tools: ClassifiedTool[]): Map<string, number> {
-  const ranks = new Map<string, number>();
-  for (const t of tools) ranks.set(t.name, Math.max(ranks.get(t.name) ?? 0, riskOf(t)));
-  return ranks;
-}
-
-/**
- * The tools of both eras, one version per name: where the eras disagree, the riskier (delete
- * over edit over read, then open over closed, else the legacy one), so that the class list never
- * understates what some client can call.
- */
-function unionOfEras(legacy: ClassifiedTool[], modern: ClassifiedTool[]): ClassifiedTool[] {
-  const legacyRank = rankByName(legacy);
-  const modernRank = rankByName(modern);
-  return [
-    ...legacy.filter((t) => (modernRank.get(t.name) ?? -1) <= (legacyRank.get(t.name) ?? 0)),
-    ...modern.filter((t) => (legacyRank.get(t.name) ?? -1) < (modernRank.get(t.name) ?? 0)),
-  ];
-}
-
 /**
  * A server's tools and their findings, from its listing in one era or in both. In both, every
  * tool of either era is checked (a finding the eras share is reported once; one that only an era
- * has says so), and the tools recorded are the union by name (see unionOfEras). A tool malformed
+ * has says so), and the tools recorded are the union by name, a tool both list merged hint by hint (see unionOfEras). A tool malformed
  * in either era is malformed: its class-list entry stays as reviewed.
  */
 export function auditListings(

@@ -24,9 +24,11 @@ export const RULES = {
   },
   'class-relaxed': {
     severity: 'warning',
+    // A delete tool relaxed is the change the check exists to stop: an error, not a warning.
+    highest: 'error',
     approvable: true,
     summary:
-      'delete to edit/read, or edit to read: clients will auto-approve what they used to ask about',
+      'delete to edit/read (error), or edit to read (warning): clients will auto-approve what they used to ask about',
   },
   'class-escalated': {
     severity: 'notice',
@@ -43,6 +45,12 @@ export const RULES = {
     severity: 'notice',
     approvable: false,
     summary: 'a tool of the base class list is gone',
+  },
+  'start-removed': {
+    severity: 'error',
+    approvable: true,
+    summary:
+      "a tool of the base class list is gone from a server whose start configuration the PR's config changed: the command clients run may still serve it",
   },
   'tool-renamed': {
     severity: 'notice',
@@ -135,7 +143,13 @@ export const RULES = {
     severity: 'error',
     approvable: true,
     summary:
-      "the PR's config relaxes the base commit's: a rule turned down or off, a new waiver, a lower failOn, a policy removed",
+      "the PR's config differs from the base commit's in any key but the few that cannot weaken the check (a rule raised, failOn stricter, a policy or server added, a waiver removed, limits, timeouts, concurrency, how a server starts)",
+  },
+  'start-changed': {
+    severity: 'notice',
+    approvable: false,
+    summary:
+      "the PR's config changes how a server is started (command, args, cwd, env, url, headers: named, never shown)",
   },
   'class-list-moved': {
     severity: 'notice',
@@ -143,13 +157,26 @@ export const RULES = {
     summary:
       'the class list is at another path than at the base commit: the two files are compared',
   },
-} as const satisfies Record<string, { severity: Severity; approvable: boolean; summary: string }>;
+} as const satisfies Record<
+  string,
+  { severity: Severity; highest?: Severity; approvable: boolean; summary: string }
+>;
 
 export type RuleId = keyof typeof RULES;
 export const RULE_IDS = Object.keys(RULES) as RuleId[];
 
 export function isRuleId(value: string): value is RuleId {
   return Object.hasOwn(RULES, value);
+}
+
+/**
+ * The most severe a rule's findings are by default: its severity, or above it where some of its
+ * findings are filed higher on purpose (class-relaxed of a delete tool). Setting the rule to
+ * anything below this in a config lowers those findings too.
+ */
+export function highestSeverity(rule: RuleId): Severity {
+  const entry: { severity: Severity; highest?: Severity } = RULES[rule];
+  return entry.highest ?? entry.severity;
 }
 
 const SEVERITY_RANK: Record<FailOn, number> = { notice: 1, warning: 2, error: 3, never: 4 };

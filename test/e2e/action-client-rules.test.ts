@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TOKEN } from '../support/action.js';
 import { prWorkspace, quote, runIn } from '../support/action-workspace.js';
 import { notesSpec, runCli, SERVERS, withAnnotations } from '../support/cli.js';
-import { startGitHubApi, type FakeGitHub } from '../support/github-api.js';
+import { DEFAULT_BASE_SHA, startGitHubApi, type FakeGitHub } from '../support/github-api.js';
 
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
 
@@ -95,6 +95,12 @@ describe('the action with Claude Code settings', () => {
     await mkdir(join(dir, '.github'));
     await writeFile(
       join(dir, '.github', 'mcp-annotation-auditor.yml'),
+      'clientRules:\n  delete: ask\n',
+    );
+    // The same at the base: a laxer mapping added by the PR itself would be config-relaxed.
+    api.setFile(
+      DEFAULT_BASE_SHA,
+      '.github/mcp-annotation-auditor.yml',
       'clientRules:\n  delete: ask\n',
     );
     const run = await runIn(api, dir, { command: quote(server), policies: 'claude' });
