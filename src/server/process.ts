@@ -62,14 +62,15 @@ export function parseEnvEntries(entries: string[]): Record<string, string | null
   for (const entry of entries) {
     const eq = entry.indexOf('=');
     if (eq === 0)
+      // The entry is not quoted: its value may be a secret.
       throw new AuditError(
-        `Bad environment entry "${entry}": the name is empty.`,
+        'Bad environment entry "=…": the name is empty.',
         'Use KEY=VALUE or KEY.',
       );
     const name = eq < 0 ? entry : entry.slice(0, eq);
     if (/\s/.test(name))
       throw new AuditError(
-        `Bad environment entry "${entry}": the name "${name}" holds a space.`,
+        `Bad environment entry: the name "${name}" holds a space.`,
         'Use KEY=VALUE with no spaces around =, or a bare KEY.',
       );
     if (eq < 0) out[entry] = null;
