@@ -595,7 +595,10 @@ describe('the action, run as GitHub runs it', () => {
           { command: `node ${EXAMPLE}`, 'pr-number': '0x10' },
           'Input "pr-number" has the value "0x10"',
         ],
-        [{ command: `node ${EXAMPLE}`, env: 'SPACED = x' }, 'Bad environment entry: the name "SPACED " holds a space'],
+        [
+          { command: `node ${EXAMPLE}`, env: 'SPACED = x' },
+          'Bad environment entry: the name "SPACED " holds a space',
+        ],
       ];
       for (const [inputs, message] of cases) {
         const run = await runIn(api, dir, inputs);
