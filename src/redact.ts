@@ -83,7 +83,8 @@ function isPlainSegment(segment: string): boolean {
 
 /**
  * A path inside the repository (the folder the audit runs in): relative (`dist/index.js`,
- * `./server.mjs`), or absolute under that folder, every segment after it plain and none `..`.
+ * `./server.mjs`, `.github`), or absolute under that folder, every segment after it plain and
+ * none `..`.
  */
 function isRepoPath(word: string, root: string): boolean {
   let rest = word;
@@ -94,7 +95,7 @@ function isRepoPath(word: string, root: string): boolean {
     if (!word.startsWith(prefix)) return false;
     rest = word.slice(prefix.length);
   }
-  if (!rest.includes('/') || rest.includes('\\')) return false;
+  if (rest.includes('\\')) return false;
   const segments = rest.replace(/^\.\//, '').replace(/\/$/, '').split('/');
   return segments.every(isPlainSegment);
 }
@@ -318,18 +319,14 @@ function assignmentOf(word: string): { name: string; value: string } | undefined
  * keys/dev.pem`), anything else by its shape.
  */
 function shownWord(word: string, previous: string, root: string): string {
-  const credential = (name: string) => namesSecret(name);
-  if (isFlag(previous) && credential(previous) && !isFlag(word))
-    return isRepoPath(word, root) ? word : REDACTED;
+  // A credential's value shows only as a path with a folder in it: a lone word may be the key.
+  const credentialValue = (value: string) =>
+    value.includes('/') && isRepoPath(value, root) ? value : REDACTED;
+  if (isFlag(previous) && namesSecret(previous) && !isFlag(word)) return credentialValue(word);
   const assignment = isFlag(word) ? undefined : assignmentOf(word);
   if (assignment) {
     const { name, value } = assignment;
-    const shown = credential(name)
-      ? isRepoPath(value, root)
-        ? value
-        : REDACTED
-      : shownValue(value, root);
-    return `${name}=${shown}`;
+    return `${name}=${namesSecret(name) ? credentialValue(value) : shownValue(value, root)}`;
   }
   return shownValue(word, root);
 }
