@@ -156,12 +156,22 @@ function urlParts(url: string): UrlParts | undefined {
   };
 }
 
-/** `parts` shown: scheme, host and port, the rest `***`. */
+/** A host (and port) fit to show: plain labels (`mcp.example.com`, `127.0.0.1`) or an IPv6 literal. */
+function isPlainHost(hostAndPort: string): boolean {
+  const host = /^(.*?)(?::\d{1,5})?$/.exec(hostAndPort)?.[1] ?? '';
+  return /^\[[0-9A-Fa-f:.]+\]$/.test(host) || isPlainWord(host);
+}
+
+/**
+ * `parts` shown: scheme, host and port, the rest `***`; a host that is not plain labels
+ * (`k3y9x.tunnel.example`: a subdomain may be the key) is `***` too.
+ */
 function shownUrlOf(parts: UrlParts): string {
   const hidden =
     (parts.path !== '' && parts.path !== '/') || parts.query !== undefined || parts.rest !== '';
   const auth = parts.userinfo !== undefined ? `${REDACTED}@` : '';
-  return `${parts.scheme}${auth}${parts.host}${hidden ? `/${REDACTED}` : parts.path}`;
+  const host = isPlainHost(parts.host) ? parts.host : REDACTED;
+  return `${parts.scheme}${auth}${host}${hidden ? `/${REDACTED}` : parts.path}`;
 }
 
 /**
@@ -175,17 +185,13 @@ export function redactUrl(url: string): string {
 }
 
 /**
- * A URL inside a command line, shown as {@link redactUrl} does when its scheme and host are
- * plain (`postgres://***@db.internal:5432/***`); undefined when the word is no such URL.
+ * A URL inside a command line, shown as {@link redactUrl} does (`postgres://***@db.internal:5432/***`)
+ * when its scheme is plain; undefined when the word is no such URL.
  */
 function shownArgUrl(word: string): string | undefined {
   const parts = urlParts(word);
-  if (!parts || parts.scheme !== parts.scheme.trim()) return undefined;
-  const port = /^(.*?)(?::\d{1,5})?$/.exec(parts.host)?.[1] ?? '';
-  const scheme = parts.scheme.slice(0, -3);
-  return /^[a-z][a-z0-9+.-]{0,15}$/i.test(scheme) && isPlainWord(port)
-    ? shownUrlOf(parts)
-    : undefined;
+  const scheme = parts?.scheme.slice(0, -3) ?? '';
+  return parts && /^[a-z][a-z0-9+.-]{0,15}$/i.test(scheme) ? shownUrlOf(parts) : undefined;
 }
 
 // Secrets -----------------------------------------------------------------------------------------

@@ -164,9 +164,11 @@ describe('redactArgs: a command line as shown, with what it hides as secrets', (
     expect(shown).toEqual([
       'postgresql://***@db.internal:5432/***',
       'DATABASE_URL=postgres://***@db/***',
-      '***',
+      'https://***/***',
     ]);
-    expect(secrets).toEqual(expect.arrayContaining(['s3cr3t-pw', 'KEYFILE1', 'p4ss-w0rd']));
+    expect(secrets).toEqual(
+      expect.arrayContaining(['s3cr3t-pw', 'KEYFILE1', 'p4ss-w0rd', 'Xk9fJ2pQ7zz.tunnel.example']),
+    );
   });
 
   it('judges the command word too: an absolute program outside the repository is hidden', () => {
@@ -229,7 +231,9 @@ describe('redactUrl', () => {
     expect(redactUrl('http://127.0.0.1:3000')).toBe('http://127.0.0.1:3000');
   });
   it('still hides credentials in text that does not parse as a URL', () => {
-    expect(redactUrl('http://bob:secret@[::1')).toBe('http://***@[::1');
+    expect(redactUrl('http://bob:secret@[::1')).toBe('http://***@***');
+    expect(redactUrl('http://[::1]:3000/mcp')).toBe('http://[::1]:3000/***');
+    expect(redactUrl('https://k3y9xQ.tunnel.example/mcp')).toBe('https://***/***');
     expect(redactUrl('notaurl')).toBe('notaurl');
   });
 });
@@ -277,6 +281,6 @@ describe('secretsOf (an HTTP server) and redactText', () => {
     const url = 'http://127.0.0.1:99999/mcp?token=SECRETVALUE1234&x=ab=SECRETSECRET#f';
     expect(redactUrl(url)).toBe('http://127.0.0.1:99999/***');
     expect(secretsOf(url)).toEqual(expect.arrayContaining([url, 'SECRETVALUE1234']));
-    expect(redactUrl('http://u:pw@bad host/mcp?api_key=SK1')).toBe('http://***@bad host/***');
+    expect(redactUrl('http://u:pw@bad host/mcp?api_key=SK1')).toBe('http://***@***/***');
   });
 });

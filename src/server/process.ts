@@ -101,7 +101,12 @@ export class TailBuffer {
   toString(): string {
     const text = this.text.length > this.limit ? this.text.slice(-this.limit) : this.text;
     const dropped = this.dropped + (this.text.length - text.length);
-    return dropped > 0 ? `[${dropped} earlier characters not shown]\n${text}` : text;
+    if (dropped === 0) return text;
+    // The first line kept is the end of one: it may be the end of a secret, which no longer
+    // matches to be redacted. It goes too, when a whole line follows.
+    const newline = text.indexOf('\n');
+    const whole = newline < 0 ? text : text.slice(newline + 1);
+    return `[${dropped + text.length - whole.length} earlier characters not shown]\n${whole}`;
   }
 }
 
