@@ -8,6 +8,7 @@ import {
   secretsOfEnv,
   secretsOfValue,
 } from '../src/redact.js';
+import { TailBuffer } from '../src/server/process.js';
 
 const ROOT = '/work/repo';
 const JWT =
@@ -282,5 +283,18 @@ describe('secretsOf (an HTTP server) and redactText', () => {
     expect(redactUrl(url)).toBe('http://127.0.0.1:99999/***');
     expect(secretsOf(url)).toEqual(expect.arrayContaining([url, 'SECRETVALUE1234']));
     expect(redactUrl('http://u:pw@bad host/mcp?api_key=SK1')).toBe('http://***@***/***');
+  });
+});
+
+describe('a server output kept from its tail', () => {
+  it('drops its first, cut line: the end of a secret cut there would match no more', () => {
+    const secret = 'tok_live_Zq81mXp4Lk9';
+    const tail = new TailBuffer(100);
+    // The cut falls 5 characters into the secret: its end alone would be left on the first line.
+    tail.push(`${'x'.repeat(300)}\n${secret}`);
+    tail.push(`\n${'y'.repeat(100 - secret.length + 5 - 2)}\n`);
+    const text = tail.toString();
+    expect(text).toMatch(/^\[\d+ earlier characters not shown\]\ny+\n$/);
+    expect(text).not.toContain(secret.slice(5));
   });
 });
