@@ -1140,8 +1140,9 @@ describe('the action, run as GitHub runs it', () => {
       });
       const path = audit.outputs.report ?? '';
       const report = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+      // The fixture server lives outside the workspace: its path is hidden, the spec's is not.
       expect(report.updateCommand).toBe(
-        `npx mcp-annotation-auditor@0.1.0 update -- ${relaxed.join(' ')}`,
+        `npx mcp-annotation-auditor@0.1.0 update -- node '***' ${relaxed[2]} # replace each *** with the secret it stands for`,
       );
       report.classList =
         'x` @octo-org/security <img src=x> [phish](https://evil.example/login) <!-- mcp-annotation-auditor:other --> `y';
