@@ -27,10 +27,13 @@ export const REDACTED = '***';
 const MIN_SECRET = 4;
 
 /**
- * Whole values that are settings by nature, never credentials: masked, a `PORT=3000` or
- * `DEBUG=true` would replace every port and every "true" in the job's log and the report.
+ * Whole values that are settings by nature, never credentials: masked, a `PORT=3000`,
+ * `DEBUG=true` or `NODE_ENV=test` would replace every port, every "true" and every "test" in the
+ * job's log, the report and the tools' own descriptions. Only these exact words: any other value
+ * the user gave is masked.
  */
-const NOT_A_SECRET = /^(?:true|false|yes|no|on|off|null|none|\d{1,5})$/i;
+const NOT_A_SECRET =
+  /^(?:true|false|yes|no|on|off|null|none|\d{1,5}|test|dev|development|prod|production|staging|local|debug|info|warn|warning|error|trace|verbose|silent|stdio|http|https|sse|json|text)$/i;
 
 /** Whether a value is long enough, and not a plain setting, to be masked. */
 function maskable(value: string): boolean {

@@ -197,17 +197,17 @@ describe('secrets and their encoded forms', () => {
 
   it('keeps a floor: values under 4 characters, and plain settings, are not masked', () => {
     expect(secretsOfValue('abc')).toEqual([]);
-    for (const setting of ['true', 'false', 'on', '3000', '8'])
+    for (const setting of ['true', 'false', 'on', '3000', '8', 'test', 'production', 'debug'])
       expect(secretsOfValue(setting)).toEqual([]);
-    expect(secretsOfValue('prod')).toContain('prod');
+    expect(secretsOfValue('prod-eu-7')).toContain('prod-eu-7');
   });
 
   it('every env value the user gave is a secret; inherited base values are not', () => {
     const secrets = secretsOfEnv(
-      { PATH: '/usr/bin', NODE_ENV: 'production', API_KEY: 'plain-looking', PORT: '3000' },
+      { PATH: '/usr/bin', REGION: 'europe', API_KEY: 'plain-looking', PORT: '3000' },
       (name) => name === 'PATH',
     );
-    expect(secrets).toEqual(expect.arrayContaining(['production', 'plain-looking']));
+    expect(secrets).toEqual(expect.arrayContaining(['europe', 'plain-looking']));
     expect(secrets).not.toContain('/usr/bin');
     expect(secrets).not.toContain('3000');
   });
