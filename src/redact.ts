@@ -228,19 +228,23 @@ function encodedForms(secret: string): string[] {
 
 /**
  * The secrets of a value the user gave, as a list of its forms: the value whole (and trimmed),
- * what follows `Name:` or `NAME=` in it, a credential after its scheme (`Bearer X`: X), and
+ * what follows `Name:` or `NAME=` in it, a credential after its scheme (`Bearer X`: X; `header`
+ * says the value is a header's, where that holds whatever X looks like), and
  * each piece between separators that is not a safe shape (a key in a URL's path, a token in a
  * list). A plain-word piece alone (`notes` in `/servers/notes/KEY`) is no secret: masking it
  * would garble every message that names the tool; the value it is part of is.
  */
-export function secretsOfValue(value: string): string[] {
+export function secretsOfValue(value: string, header = false): string[] {
   if (!maskable(value.trim())) return [];
   const found = [value, value.trim()];
   const after = /^[^\s:=]+\s*[:=]\s*(\S[^]*)$/.exec(value.trim())?.[1];
   for (const whole of after === undefined ? [value.trim()] : [value.trim(), after]) {
     found.push(whole);
+    // In a header (or a `Name: value` argument) the words after the first are the credential
+    // whatever their shape; elsewhere (`node ./server.mjs`) only when they are no safe word.
     const credential = /^\S+\s+(\S[^]*)$/.exec(whole)?.[1];
-    if (credential) found.push(credential);
+    if (credential && (header || after !== undefined || !isSafeWord(credential)))
+      found.push(credential);
   }
   const parts = urlParts(value);
   if (parts?.userinfo !== undefined)
@@ -266,7 +270,7 @@ function expand(secrets: readonly string[]): string[] {
  */
 export function secretsOf(url: string | undefined, headers: Record<string, string> = {}): string[] {
   return mergeSecrets(
-    ...Object.values(headers).map(secretsOfValue),
+    ...Object.values(headers).map((value) => secretsOfValue(value, true)),
     url !== undefined ? secretsOfValue(url) : [],
   );
 }
