@@ -324,6 +324,19 @@ describe('a server that echoes its arguments and environment', () => {
     expect(runs[0]?.stdout).toContain('not JSON-RPC messages (first: argv: --header *** ***');
   });
 
+  it('as an HTTP start command that exits: its stderr and stdout in the error hold none (CLI)', async () => {
+    const start = ['node', ECHO_SECRETS, 'exit', ...SECRET_ARGS].map((w) => `'${w}'`).join(' ');
+    const url = `http://127.0.0.1:${await freePort()}/mcp`;
+    const run = await runCli(['list', '--url', url, '--start', start, ...envFlags], {
+      env: auditorEnv(),
+    });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('The start command exited with code 3');
+    expect(run.stderr).toContain('env API_KEY=***');
+    expect(run.stderr).toContain('Start command stdout (last lines):');
+    expect(leaks(run.stdout + run.stderr)).toEqual([]);
+  });
+
   it('from a config file, env: values are secrets too', async () => {
     const dir = await tempDir();
     const file = await writeConfig(dir, {
