@@ -226,6 +226,15 @@ function encodedForms(secret: string): string[] {
   return forms;
 }
 
+/** `Basic dXNlcjpwYXNz`: the user and password it encodes, which a server may echo decoded. */
+function basicCredentials(value: string): string[] {
+  const encoded = /^Basic\s+([A-Za-z0-9+/]+=*)$/i.exec(value)?.[1];
+  const text = encoded && Buffer.from(encoded, 'base64').toString('utf8');
+  if (!text || !/^[ -~]+$/.test(text)) return [];
+  const colon = text.indexOf(':');
+  return colon < 0 ? [text] : [text, text.slice(0, colon), text.slice(colon + 1)];
+}
+
 /**
  * The secrets of a value the user gave, as a list of its forms: the value whole (and trimmed),
  * what follows `Name:` or `NAME=` in it, a credential after its scheme (`Bearer X`: X; `header`
@@ -244,7 +253,7 @@ export function secretsOfValue(value: string, header = false): string[] {
     // whatever their shape; elsewhere (`node ./server.mjs`) only when they are no safe word.
     const credential = /^\S+\s+(\S[^]*)$/.exec(whole)?.[1];
     if (credential && (header || after !== undefined || !isSafeWord(credential)))
-      found.push(credential);
+      found.push(credential, ...basicCredentials(whole));
   }
   const parts = urlParts(value);
   if (parts?.userinfo !== undefined)

@@ -195,6 +195,13 @@ describe('secrets and their encoded forms', () => {
     for (const echo of echoes) expect(redactText(`got [${echo}]`, secrets)).not.toContain(echo);
   });
 
+  it('a Basic credential is caught decoded too: its user and password alone', () => {
+    const header = `Basic ${Buffer.from('svc-user:pw-0xQ9z').toString('base64')}`;
+    expect(secretsOf(undefined, { Authorization: header })).toEqual(
+      expect.arrayContaining(['svc-user:pw-0xQ9z', 'svc-user', 'pw-0xQ9z']),
+    );
+  });
+
   it('keeps a floor: values under 4 characters, and plain settings, are not masked', () => {
     expect(secretsOfValue('abc')).toEqual([]);
     for (const setting of ['true', 'false', 'on', '3000', '8', 'test', 'production', 'debug'])
