@@ -3,11 +3,13 @@ import { isAbsolute, relative, resolve } from 'node:path';
 /**
  * What the auditor shows of what the user gave it, and what it keeps secret.
  *
- * Shown: a word of a command line (the server's command and arguments, --start, the update
- * command) only when it has a safe shape: a flag name, a plain word, a version or package name,
- * a relative path inside the repository; a `--flag=value` shows the flag and judges the value;
- * a URL shows its scheme, host and port. Anything else reads `***`. An allow-list: a shape not
- * foreseen here is hidden, never shown.
+ * Shown: a word of a command line (the server's command and arguments, --start, --cwd, the
+ * update command) only when it has a safe shape: a flag name, a plain word, a version or package
+ * name, a path inside the repository (the folder the audit runs in); a `--flag=value` shows the
+ * flag and judges the value, and a flag whose name says credential (`--token`) hides its value;
+ * a URL shows its scheme, plain host and port. Anything else reads `***`. An allow-list: a shape
+ * not foreseen here is hidden, never shown. It judges shape, not meaning: a password that is a
+ * plain word shows, which is why secrets belong in env.
  *
  * Secret: every value the user gave that is not shown (each hidden word, every env value, every
  * header value, the hidden parts of a URL) is replaced by `***` wherever the auditor writes
