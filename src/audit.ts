@@ -105,11 +105,11 @@ export interface AuditOptions {
   connect?: Connect;
 }
 
-/** The command line or URL, for people: only a URL's scheme, host and port; no secret of a command line. */
+/** The command line or URL, for people: only a URL's scheme, host and port; of a command line, only the words of a safe shape. */
 export function describeTarget(server: ServerSettings): string {
   const t = server.target;
   return t.kind === 'stdio'
-    ? [t.spawn.command, ...redactArgs(t.spawn.args).shown].join(' ')
+    ? redactArgs([t.spawn.command, ...t.spawn.args]).shown.join(' ')
     : redactUrl(t.url);
 }
 

@@ -1,37 +1,129 @@
+import { isAbsolute, relative, resolve } from 'node:path';
+
 /**
- * Secrets the auditor is given for an HTTP server (credentials or query values in its URL,
- * header values) must not reach what it prints, the JSON report or a PR comment. Redaction
- * happens where a message is made, before any escaping: a markdown-escaped secret would no
- * longer match, here or in the Actions log's masking.
+ * What the auditor shows of what the user gave it, and what it keeps secret.
+ *
+ * Shown: a word of a command line (the server's command and arguments, --start, --cwd, the
+ * update command) only when it has a safe shape: a flag name, a plain word, a version or package
+ * name, a path inside the repository (the folder the audit runs in); a `--flag=value` shows the
+ * flag and judges the value, and a flag whose name says credential (`--token`) hides its value;
+ * a URL shows its scheme, plain host and port. Anything else reads `***`. An allow-list: a shape
+ * not foreseen here is hidden, never shown. It judges shape, not meaning: a password that is a
+ * plain word shows, which is why secrets belong in env.
+ *
+ * Secret: every value the user gave that is not shown (each hidden word, every env value, every
+ * header value, the hidden parts of a URL) is replaced by `***` wherever the auditor writes
+ * (reports, comments, the summary, errors, what a server echoes) and masked in the Actions log.
+ * Redaction happens where a message is made, before any escaping: a markdown-escaped secret
+ * would no longer match, here or in the log's masking.
  */
 
 /** What a redacted value reads as. */
 export const REDACTED = '***';
 
-/** Values shorter than this are left alone: redacting "1" would garble every message. */
+/**
+ * Values shorter than this are not masked: replacing every "1", "on" or "dev" would garble each
+ * message and log line, and a value of three characters protects nothing a guess would not find.
+ * They are still never shown where a command line is (that is the allow-list's part).
+ */
 const MIN_SECRET = 4;
 
-/** Header or query names that carry credentials: their values are secrets whatever they look like. */
-const SECRET_NAME = /auth|token|key|secret|pass|cookie|session|sig|cred|code/i;
+/**
+ * Whole values that are settings by nature, never credentials: masked, a `PORT=3000`,
+ * `DEBUG=true` or `NODE_ENV=test` would replace every port, every "true" and every "test" in the
+ * job's log, the report and the tools' own descriptions. Only these exact words: any other value
+ * the user gave is masked.
+ */
+const NOT_A_SECRET =
+  /^(?:true|false|yes|no|on|off|null|none|\d{1,5}|test|dev|development|prod|production|staging|local|debug|info|warn|warning|error|trace|verbose|silent|stdio|http|https|sse|json|text)$/i;
+
+/** Whether a value is long enough, and not a plain setting, to be masked. */
+function maskable(value: string): boolean {
+  return value.length >= MIN_SECRET && !NOT_A_SECRET.test(value);
+}
+
+// The display allow-list ------------------------------------------------------------------------
 
 /**
- * Other values count as secrets only when they look like opaque tokens (16 or more word-like
- * characters): masking a value such as `v=2026` or `Accept: application/json` would garble every
- * log line that happens to contain it.
+ * One part of a plain word: a lower-case word (with up to four digits after it: `v2`, `es2022`),
+ * a Capitalised one, a short ALL-CAPS one, or a short number. Mixed case, digits inside letters
+ * and long runs are what tokens look like, and are not plain.
  */
-const OPAQUE = /^[\w.~+=-]{16,}$/;
+const PART = /^(?:[a-z]{1,20}\d{0,4}|[A-Z][a-z]{1,19}\d{0,4}|[A-Z]{1,12}\d{0,4}|\d{1,5})$/;
 
-function isSecret(name: string, value: string): boolean {
-  return SECRET_NAME.test(name) ? value.length >= MIN_SECRET : OPAQUE.test(value);
+/** A plain word: parts joined by single `-`, `_` or `.` (`server.js`, `mcp-server_v2`, `LOG_LEVEL`). */
+export function isPlainWord(word: string): boolean {
+  return word.length <= 64 && word.split(/[-_.]/).every((part) => PART.test(part));
 }
 
-function decoded(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return text;
+/** A version (`1.2.3`, `v2.0`, `^1.4`, `1.0.0-beta.1`). */
+function isVersion(word: string): boolean {
+  const match = /^(?:v|\^|~|>=)?\d{1,5}(?:\.\d{1,5}){1,3}(?:-(.+))?$/.exec(word);
+  return match !== null && (match[1] === undefined || isPlainWord(match[1]));
+}
+
+/** A package name, scoped or not, with a version or tag (`pkg@1.2.3`, `@scope/pkg@latest`). */
+function isPackage(word: string): boolean {
+  const match = /^(?:@([^/@]+)\/)?([^/@]+)(?:@([^/@]+))?$/.exec(word);
+  if (!match) return false;
+  const [, scope, name = '', version] = match;
+  return (
+    (scope === undefined || isPlainWord(scope)) &&
+    isPlainWord(name) &&
+    (version === undefined || isVersion(version) || isPlainWord(version))
+  );
+}
+
+/** A flag name: `-y`, `--port`, `--no-auth`, or `-` alone (standard input). */
+function isFlag(word: string): boolean {
+  if (word === '-') return true;
+  const name = /^--?([A-Za-z].*)$/.exec(word)?.[1];
+  return name !== undefined && isPlainWord(name);
+}
+
+/** A path segment fit to show: a plain word, a dotfile (`.github`), a scope (`@scope`). */
+function isPlainSegment(segment: string): boolean {
+  return isPlainWord(segment.replace(/^[.@]/, ''));
+}
+
+/**
+ * A path inside the repository (the folder the audit runs in): relative (`dist/index.js`,
+ * `./server.mjs`, `.github`), or absolute under that folder, every segment after it plain and
+ * none `..`.
+ */
+function isRepoPath(word: string, root: string): boolean {
+  let rest = word;
+  if (isAbsolute(word)) {
+    const inside = relative(root, resolve(word));
+    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return false;
+    const prefix = root.endsWith('/') ? root : `${root}/`;
+    if (!word.startsWith(prefix)) return false;
+    rest = word.slice(prefix.length);
   }
+  if (rest.includes('\\')) return false;
+  const segments = rest.replace(/^\.\//, '').replace(/\/$/, '').split('/');
+  return segments.every(isPlainSegment);
 }
+
+/** A word of a command line that may be shown as it is. */
+export function isSafeWord(word: string, root: string = process.cwd()): boolean {
+  return (
+    isFlag(word) ||
+    isPlainWord(word) ||
+    isVersion(word) ||
+    isPackage(word) ||
+    isRepoPath(word, root)
+  );
+}
+
+/** A flag or variable name that says its value is a credential (`--api-key`, `DB_PASSWORD`). */
+const SECRET_NAME = /auth|token|key|secret|pass|cookie|session|sig|cred|code/i;
+
+function namesSecret(name: string): boolean {
+  return SECRET_NAME.test(name) && !/^--?no-/.test(name);
+}
+
+// URLs --------------------------------------------------------------------------------------------
 
 /**
  * The parts of a URL that may hold secrets, read from its text rather than parsed, so that a
@@ -43,7 +135,8 @@ const URL_PARTS = /^(\s*[a-z][a-z0-9+.-]*:\/\/)(?:([^/?#@]*)@)?([^?#]*)(?:\?([^#
 interface UrlParts {
   scheme: string;
   userinfo: string | undefined;
-  hostAndPath: string;
+  host: string;
+  path: string;
   query: { name: string; value: string | undefined }[] | undefined;
   rest: string;
 }
@@ -52,10 +145,12 @@ function urlParts(url: string): UrlParts | undefined {
   const match = URL_PARTS.exec(url);
   if (!match) return undefined;
   const [, scheme = '', userinfo, hostAndPath = '', query, rest = ''] = match;
+  const slash = hostAndPath.indexOf('/');
   return {
     scheme,
     userinfo,
-    hostAndPath,
+    host: slash < 0 ? hostAndPath : hostAndPath.slice(0, slash),
+    path: slash < 0 ? '' : hostAndPath.slice(slash),
     query: query?.split('&').map((pair) => {
       const equals = pair.indexOf('=');
       return equals < 0
@@ -66,6 +161,24 @@ function urlParts(url: string): UrlParts | undefined {
   };
 }
 
+/** A host (and port) fit to show: plain labels (`mcp.example.com`, `127.0.0.1`) or an IPv6 literal. */
+function isPlainHost(hostAndPort: string): boolean {
+  const host = /^(.*?)(?::\d{1,5})?$/.exec(hostAndPort)?.[1] ?? '';
+  return /^\[[0-9A-Fa-f:.]+\]$/.test(host) || isPlainWord(host);
+}
+
+/**
+ * `parts` shown: scheme, host and port, the rest `***`; a host that is not plain labels
+ * (`k3y9x.tunnel.example`: a subdomain may be the key) is `***` too.
+ */
+function shownUrlOf(parts: UrlParts): string {
+  const hidden =
+    (parts.path !== '' && parts.path !== '/') || parts.query !== undefined || parts.rest !== '';
+  const auth = parts.userinfo !== undefined ? `${REDACTED}@` : '';
+  const host = isPlainHost(parts.host) ? parts.host : REDACTED;
+  return `${parts.scheme}${auth}${host}${hidden ? `/${REDACTED}` : parts.path}`;
+}
+
 /**
  * A URL fit to show in a message, report or comment: only its scheme, host and port; whatever
  * else it holds (user information, path, query, fragment) reads `***`, since many hosted MCP URLs
@@ -73,72 +186,120 @@ function urlParts(url: string): UrlParts | undefined {
  */
 export function redactUrl(url: string): string {
   const parts = urlParts(url);
-  if (!parts) return url;
-  const slash = parts.hostAndPath.indexOf('/');
-  const host = slash < 0 ? parts.hostAndPath : parts.hostAndPath.slice(0, slash);
-  const path = slash < 0 ? '' : parts.hostAndPath.slice(slash);
-  const hidden = (path !== '' && path !== '/') || parts.query !== undefined || parts.rest !== '';
-  const auth = parts.userinfo !== undefined ? `${REDACTED}@` : '';
-  return `${parts.scheme}${auth}${host}${hidden ? `/${REDACTED}` : path}`;
+  return parts ? shownUrlOf(parts) : url;
 }
 
 /**
- * A URL with its credentials and query values as `***` and the rest as written: for a URL in a
- * stdio server's arguments (`postgresql://user:pass@host/db`), where the path says which database.
+ * A URL inside a command line, shown as {@link redactUrl} does (`postgres://***@db.internal:5432/***`)
+ * when its scheme is plain; undefined when the word is no such URL.
  */
-export function redactUrlCredentials(url: string): string {
-  const parts = urlParts(url);
-  if (!parts || (parts.userinfo === undefined && !parts.query)) return url;
-  const auth = parts.userinfo !== undefined ? `${REDACTED}@` : '';
-  const query = parts.query
-    ?.map(({ name, value }) => (value === undefined ? name : `${name}=${REDACTED}`))
-    .join('&');
-  return `${parts.scheme}${auth}${parts.hostAndPath}${query !== undefined ? `?${query}` : ''}${parts.rest}`;
+function shownArgUrl(word: string): string | undefined {
+  const parts = urlParts(word);
+  const scheme = parts?.scheme.slice(0, -3) ?? '';
+  return parts && /^[a-z][a-z0-9+.-]{0,15}$/i.test(scheme) ? shownUrlOf(parts) : undefined;
+}
+
+// Secrets -----------------------------------------------------------------------------------------
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
 }
 
 /**
- * A path segment that may be a key: 8 or more characters with a digit, an upper-case letter or an
- * underscore in them, or 24 or more of any kind. Plain words (`/servers/notes/mcp`) are not
- * masked: the log's masking applies to every line.
+ * A secret as a server or a log may echo it: as given, URL-encoded (and with `+` for spaces),
+ * JSON-escaped (and with non-ASCII as `\uXXXX`, as Python writes JSON), in base64 (as a Basic
+ * credential carries it), and each of its lines alone (the log masks line by line).
  */
-function keyLike(segment: string): boolean {
-  return segment.length >= 24 || (segment.length >= 8 && /[\d_A-Z]/.test(segment));
+function encodedForms(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const forms = [
+    secret,
+    encodeURIComponent(secret),
+    encodeURIComponent(secret).replace(/%20/g, '+'),
+    json,
+    json.replace(/[^ -~]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    Buffer.from(secret, 'utf8').toString('base64').replace(/=+$/, ''),
+  ];
+  if (secret.includes('\n')) forms.push(...secret.split(/\r?\n/).map((line) => line.trim()));
+  return forms;
+}
+
+/** `Basic dXNlcjpwYXNz`: the user and password it encodes, which a server may echo decoded. */
+function basicCredentials(value: string): string[] {
+  const encoded = /^Basic\s+([A-Za-z0-9+/]+=*)$/i.exec(value)?.[1];
+  const text = encoded && Buffer.from(encoded, 'base64').toString('utf8');
+  if (!text || !/^[ -~]+$/.test(text)) return [];
+  const colon = text.indexOf(':');
+  return colon < 0 ? [text] : [text, text.slice(0, colon), text.slice(colon + 1)];
 }
 
 /**
- * The secret parts of a URL (its password, a user name that is a token, credential-like query
- * values) and of header values, longest first, for {@link redactText} and the Actions log's
- * masking. Both the raw and the decoded forms count: a message may show either.
+ * The secrets of a value the user gave, as a list of its forms: the value whole (and trimmed),
+ * what follows `Name:` or `NAME=` in it, a credential after its scheme (`Bearer X`: X; `header`
+ * says the value is a header's, where that holds whatever X looks like), and
+ * each piece between separators that is not a safe shape (a key in a URL's path, a token in a
+ * list). A plain-word piece alone (`notes` in `/servers/notes/KEY`) is no secret: masking it
+ * would garble every message that names the tool; the value it is part of is.
+ */
+export function secretsOfValue(value: string, header = false): string[] {
+  if (!maskable(value.trim())) return [];
+  const found = [value, value.trim()];
+  const after = /^[^\s:=]+\s*[:=]\s*(\S[^]*)$/.exec(value.trim())?.[1];
+  for (const whole of after === undefined ? [value.trim()] : [value.trim(), after]) {
+    found.push(whole);
+    // In a header (or a `Name: value` argument) the words after the first are the credential
+    // whatever their shape; elsewhere (`node ./server.mjs`) only when they are no safe word.
+    const credential = /^\S+\s+(\S[^]*)$/.exec(whole)?.[1];
+    if (credential && (header || after !== undefined || !isSafeWord(credential)))
+      found.push(credential, ...basicCredentials(whole));
+  }
+  const parts = urlParts(value);
+  if (parts?.userinfo !== undefined)
+    for (const piece of [parts.userinfo, ...parts.userinfo.split(':')]) found.push(piece);
+  for (const { name, value: v } of parts?.query ?? [])
+    if (v !== undefined && (namesSecret(decoded(name)) || !isSafeWord(decoded(v))))
+      found.push(v, decoded(v));
+  for (const piece of value.split(/[\s:=,;&?#@/'"]+/))
+    if (!isSafeWord(piece)) found.push(piece, decoded(piece));
+  return expand(found);
+}
+
+/** Each secret in all its forms, none too short to mask, each once. */
+function expand(secrets: readonly string[]): string[] {
+  return mergeSecrets(secrets.filter(maskable).flatMap(encodedForms));
+}
+
+/**
+ * The secret parts of a URL and of header values, for {@link redactText} and the Actions log's
+ * masking: every header value, whatever its name (the user gave it to reach the server), and
+ * the URL's hidden parts: the URL whole, its user information, its query values but plain
+ * settings, and each piece of its path that is not a plain word.
  */
 export function secretsOf(url: string | undefined, headers: Record<string, string> = {}): string[] {
-  const secrets: string[] = [];
-  // Every header value is a secret, whatever its name: the user gave it to reach the server.
-  for (const raw of Object.values(headers)) {
-    const value = raw.trim();
-    if (value.length < MIN_SECRET) continue;
-    secrets.push(value);
-    // "Bearer abc": the credential alone too, which a server may echo without the scheme.
-    const credential = /^\S+\s+(\S.*)$/.exec(value)?.[1];
-    if (credential) secrets.push(credential);
-  }
-  const parts = url !== undefined ? urlParts(url) : undefined;
-  // The URL itself, as given and trimmed, and the segments of its path that may be a key.
-  if (url !== undefined) secrets.push(url, url.trim());
-  const path = parts?.hostAndPath.slice(Math.max(0, parts.hostAndPath.indexOf('/'))) ?? '';
-  for (const segment of parts?.hostAndPath.includes('/') ? path.split('/') : [])
-    if (keyLike(segment)) secrets.push(segment, decoded(segment));
-  if (parts?.userinfo !== undefined) {
-    const colon = parts.userinfo.indexOf(':');
-    const user = colon < 0 ? parts.userinfo : parts.userinfo.slice(0, colon);
-    const password = colon < 0 ? undefined : parts.userinfo.slice(colon + 1);
-    // A user name alone is often a token (https://TOKEN@host); beside a password, only if opaque.
-    if (password === undefined || OPAQUE.test(decoded(user))) secrets.push(user, decoded(user));
-    if (password !== undefined) secrets.push(password, decoded(password));
-  }
-  for (const { name, value } of parts?.query ?? [])
-    if (value !== undefined && isSecret(decoded(name), decoded(value)))
-      secrets.push(value, decoded(value));
-  return mergeSecrets(secrets);
+  return mergeSecrets(
+    ...Object.values(headers).map((value) => secretsOfValue(value, true)),
+    url !== undefined ? secretsOfValue(url) : [],
+  );
+}
+
+/**
+ * The values of a server's environment the user gave (a config's `env:`, the env input,
+ * `--env`, a variable passed through by name): every one is a secret. What the server inherits
+ * as its base (`inherited`: PATH, HOME... with the auditor's own value) is not the user's.
+ */
+export function secretsOfEnv(
+  env: Record<string, string>,
+  inherited: (name: string, value: string) => boolean,
+): string[] {
+  return mergeSecrets(
+    ...Object.entries(env).map(([name, value]) =>
+      inherited(name, value) ? [] : secretsOfValue(value),
+    ),
+  );
 }
 
 /**
@@ -161,74 +322,57 @@ export function redactText(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/**
- * An argument that looks like a token: 20 or more characters of letters, digits and `_~+=-`, with
- * both letters and digits. No dot or slash: file names and paths are never taken for one.
- */
-const TOKEN_LIKE = /^(?=[^\d]*\d)(?=[^A-Za-z]*[A-Za-z])[\w~+=-]{20,}$/;
+// Command lines -----------------------------------------------------------------------------------
 
-/** A flag whose name says its value is a credential (`--api-key`, `-token`). */
-const SECRET_FLAG = /^--?[A-Za-z][\w-]*$/;
-
-/** `NAME=value` or `--name=value`. */
-const ASSIGNMENT = /^(-{0,2}[A-Za-z_][\w.-]*)=(.*)$/s;
-
-const URL_IN_ARG = /[a-z][a-z0-9+.-]*:\/\/[^\s'"]+/gi;
-
-/**
- * A stdio server's command line fit to show (reports, the header line, `update` commands), with
- * the secrets found in it for masking and redaction: the credentials and query values of a URL
- * in any argument (`postgresql://user:pass@host/db`), the value of an argument whose name says it
- * is a credential (`--api-key=…`, `--token …`, `API_TOKEN=…`), and arguments that look like
- * tokens. Each becomes `***`.
- */
-export function redactArgs(args: readonly string[]): { shown: string[]; secrets: string[] } {
-  const secrets: string[] = [];
-  const shown = args.map((arg, i) => {
-    const previous = i > 0 ? (args[i - 1] as string) : '';
-    // `--token VALUE`: a value, not a further flag or a file (`--no-auth server.js`).
-    if (
-      SECRET_FLAG.test(previous) &&
-      SECRET_NAME.test(previous) &&
-      !arg.startsWith('-') &&
-      !/[\\/]|\.[A-Za-z]{1,4}$/.test(arg)
-    ) {
-      secrets.push(arg);
-      return REDACTED;
-    }
-    const assignment = ASSIGNMENT.exec(arg);
-    if (
-      assignment &&
-      SECRET_NAME.test(assignment[1] as string) &&
-      !assignment[2]?.includes('://')
-    ) {
-      secrets.push(assignment[2] as string);
-      return `${assignment[1]}=${REDACTED}`;
-    }
-    if (TOKEN_LIKE.test(arg)) {
-      secrets.push(arg);
-      return REDACTED;
-    }
-    return arg.replace(URL_IN_ARG, (url) => {
-      const shownUrl = redactUrlCredentials(url);
-      if (shownUrl !== url) secrets.push(...secretsOfUrlCredentials(url));
-      return shownUrl;
-    });
-  });
-  return { shown, secrets: mergeSecrets(secrets) };
+/** One value of a command line as shown: as it is when safe, a URL's origin, else `***`. */
+function shownValue(value: string, root: string): string {
+  return isSafeWord(value, root) ? value : (shownArgUrl(value) ?? REDACTED);
 }
 
-/** A URL's password (or a lone user name) and every query value, raw and decoded. */
-function secretsOfUrlCredentials(url: string): string[] {
-  const parts = urlParts(url);
-  if (!parts) return [];
-  const secrets: string[] = [];
-  if (parts.userinfo !== undefined) {
-    const colon = parts.userinfo.indexOf(':');
-    const secret = colon < 0 ? parts.userinfo : parts.userinfo.slice(colon + 1);
-    secrets.push(secret, decoded(secret));
+/** `--name=value` or `NAME=value`, with a name fit to show. */
+function assignmentOf(word: string): { name: string; value: string } | undefined {
+  const match = /^(-{0,2}[A-Za-z][^=]*)=([^]*)$/.exec(word);
+  const name = match?.[1];
+  if (name === undefined || !(isFlag(name) || isPlainWord(name))) return undefined;
+  return { name, value: match?.[2] ?? '' };
+}
+
+/**
+ * A word as shown, after the word before it: a credential's value (after `--token`, or in
+ * `--api-key=…`, `API_TOKEN=…`) only when it is a path inside the repository (`--key-file
+ * keys/dev.pem`), anything else by its shape.
+ */
+function shownWord(word: string, previous: string, root: string): string {
+  // A credential's value shows only as a path with a folder in it: a lone word may be the key.
+  const credentialValue = (value: string) =>
+    value.includes('/') && isRepoPath(value, root) ? value : REDACTED;
+  if (isFlag(previous) && namesSecret(previous) && !isFlag(word)) return credentialValue(word);
+  const assignment = isFlag(word) ? undefined : assignmentOf(word);
+  if (assignment) {
+    const { name, value } = assignment;
+    return `${name}=${namesSecret(name) ? credentialValue(value) : shownValue(value, root)}`;
   }
-  for (const { value } of parts.query ?? [])
-    if (value !== undefined) secrets.push(value, decoded(value));
-  return secrets;
+  return shownValue(word, root);
+}
+
+/**
+ * A command line fit to show (reports, the header line, `update` commands), by the allow-list
+ * above, with the secrets of what it hides: every word or part of one that reads `***` (and
+ * its pieces and encoded forms), for masking and redaction. `root` is the repository's folder,
+ * where a path may be shown (the folder the audit runs in).
+ */
+export function redactArgs(
+  words: readonly string[],
+  root: string = process.cwd(),
+): { shown: string[]; secrets: string[] } {
+  const secrets: string[][] = [];
+  const shown = words.map((word, i) => {
+    const text = shownWord(word, i > 0 ? (words[i - 1] as string) : '', root);
+    if (text !== word) secrets.push(secretsOfValue(word));
+    const equals = word.indexOf('=');
+    // `--api-key=VALUE`: the value alone too, as a server may echo it without its flag.
+    if (text !== word && equals > 0) secrets.push(secretsOfValue(word.slice(equals + 1)));
+    return text;
+  });
+  return { shown, secrets: mergeSecrets(...secrets) };
 }

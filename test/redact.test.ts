@@ -1,5 +1,230 @@
 import { describe, expect, it } from 'vitest';
-import { redactArgs, redactText, redactUrl, secretsOf } from '../src/redact.js';
+import {
+  isSafeWord,
+  redactArgs,
+  redactText,
+  redactUrl,
+  secretsOf,
+  secretsOfEnv,
+  secretsOfValue,
+} from '../src/redact.js';
+import { TailBuffer } from '../src/server/process.js';
+
+const ROOT = '/work/repo';
+const JWT =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c';
+
+describe('the display allow-list: a word of a command line is shown only in a safe shape', () => {
+  // [word, shown?] — one row per shape, and the look-alikes that must not pass.
+  const table: [string, boolean][] = [
+    // Flag names.
+    ['--port', true],
+    ['-y', true],
+    ['--no-auth', true],
+    ['-', true],
+    ['--Xk9fJ2pQ', false],
+    // Plain words.
+    ['node', true],
+    ['stdio', true],
+    ['server.js', true],
+    ['mcp-server_v2', true],
+    ['LOG_LEVEL', true],
+    ['Notes', true],
+    ['python3', true],
+    ['3000', true],
+    // Shape, not meaning: a password that is a plain word shows (give secrets through env).
+    ['correcthorse', true],
+    ['hunter2x', false],
+    ['sk_live_0123456789abcdef', false],
+    ['ghp_0123456789abcdefABCDEFabcdef012345', false],
+    ['0123456789abcdefABCDEF0123', false],
+    ['aBcDeFgHiJ', false],
+    ['a1b2c3d4', false],
+    ['1234567890', false],
+    [JWT, false],
+    ['Authorization: Bearer abc', false],
+    // Versions and packages.
+    ['1.2.3', true],
+    ['v2.0', true],
+    ['^1.4', true],
+    ['1.0.0-beta.1', true],
+    ['pkg@1.2.3', true],
+    ['@modelcontextprotocol/server-filesystem', true],
+    ['@scope/pkg@latest', true],
+    ['1.0.0-Xk9fJ2pQ7', false],
+    ['pkg@Xk9fJ2pQ7zz', false],
+    // Paths inside the repository.
+    ['dist/index.js', true],
+    ['./server.mjs', true],
+    ['.github/mcp.yml', true],
+    ['node_modules/@scope/pkg/dist/cli.js', true],
+    [`${ROOT}/dist/server.js`, true],
+    ['../other/server.js', false],
+    ['dist/../../etc/passwd', false],
+    ['/usr/bin/node', false],
+    ['/tmp', false],
+    [`${ROOT}-evil/dist/server.js`, false],
+    ['wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', false],
+    ['abc/DEF123+xyz==', false],
+    ['C:\\Users\\me\\server.js', false],
+  ];
+  it.each(table)('%s: shown %s', (word, shown) => {
+    expect(isSafeWord(word, ROOT)).toBe(shown);
+    expect(redactArgs([word], ROOT).shown).toEqual([shown ? word : '***']);
+  });
+});
+
+describe('redactArgs: a command line as shown, with what it hides as secrets', () => {
+  it('shows the flag of --flag=value and judges the value; a credential-named flag hides any value', () => {
+    const { shown, secrets } = redactArgs(
+      [
+        'npx',
+        '-y',
+        '@modelcontextprotocol/server-filesystem',
+        '--port=3000',
+        '--mode=Xk9fJ2pQ7zz',
+        '--api-key=plainword',
+        'API_TOKEN=alsoplain',
+        '--token',
+        'hunter22',
+        '--key-file',
+        'keys/dev.pem',
+        '--no-auth',
+        'serve.mjs',
+      ],
+      ROOT,
+    );
+    expect(shown).toEqual([
+      'npx',
+      '-y',
+      '@modelcontextprotocol/server-filesystem',
+      '--port=3000',
+      '--mode=***',
+      '--api-key=***',
+      'API_TOKEN=***',
+      '--token',
+      '***',
+      '--key-file',
+      'keys/dev.pem',
+      '--no-auth',
+      'serve.mjs',
+    ]);
+    expect(secrets).toEqual(expect.arrayContaining(['Xk9fJ2pQ7zz', 'plainword', 'alsoplain']));
+    expect(secrets).toContain('hunter22');
+    expect(secrets).not.toContain('serve.mjs');
+  });
+
+  // 22.7: each of these reached the report and the comment as it was.
+  it('hides an mcp-remote --header, a key in a URL path, a token holding /, a JWT after a plain flag', () => {
+    const args = [
+      'mcp-remote',
+      'https://mcp.example.com/sse',
+      '--header',
+      'Authorization: Bearer tok_live_Zq81mXp',
+      'https://api.example.com/v1/k3yInPath9Zq/mcp',
+      '--root',
+      'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      '--config',
+      JWT,
+    ];
+    const { shown, secrets } = redactArgs(args, ROOT);
+    expect(shown).toEqual([
+      'mcp-remote',
+      'https://mcp.example.com/***',
+      '--header',
+      '***',
+      'https://api.example.com/***',
+      '--root',
+      '***',
+      '--config',
+      '***',
+    ]);
+    for (const secret of [
+      'Authorization: Bearer tok_live_Zq81mXp',
+      'Bearer tok_live_Zq81mXp',
+      'tok_live_Zq81mXp',
+      'k3yInPath9Zq',
+      'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      JWT,
+    ])
+      expect(secrets).toContain(secret);
+    // A plain word of a hidden value is no secret alone: it would mask the tool named after it.
+    expect(secrets).not.toContain('Authorization');
+    expect(secrets).not.toContain('mcp');
+  });
+
+  it('shows a URL in an argument by its origin when the host is plain, and hides the rest', () => {
+    const { shown, secrets } = redactArgs(
+      [
+        'postgresql://app:s3cr3t-pw@db.internal:5432/notes?sslkey=KEYFILE1',
+        'DATABASE_URL=postgres://u:p4ss-w0rd@db/x',
+        'https://Xk9fJ2pQ7zz.tunnel.example/mcp',
+      ],
+      ROOT,
+    );
+    expect(shown).toEqual([
+      'postgresql://***@db.internal:5432/***',
+      'DATABASE_URL=postgres://***@db/***',
+      'https://***/***',
+    ]);
+    expect(secrets).toEqual(
+      expect.arrayContaining(['s3cr3t-pw', 'KEYFILE1', 'p4ss-w0rd', 'Xk9fJ2pQ7zz.tunnel.example']),
+    );
+  });
+
+  it('judges the command word too: an absolute program outside the repository is hidden', () => {
+    expect(redactArgs(['/opt/Xk9/bin/server', '--port', '8080'], ROOT).shown).toEqual([
+      '***',
+      '--port',
+      '8080',
+    ]);
+  });
+});
+
+describe('secrets and their encoded forms', () => {
+  it('a value echoed URL-encoded, JSON-escaped, with \\u escapes or in base64 is caught', () => {
+    const value = 'pä"ss wörd/1';
+    const secrets = secretsOfValue(value);
+    const echoes = [
+      value,
+      encodeURIComponent(value),
+      JSON.stringify(value).slice(1, -1),
+      'p\\u00e4\\"ss w\\u00f6rd/1',
+      Buffer.from(value).toString('base64'),
+    ];
+    for (const echo of echoes) expect(redactText(`got [${echo}]`, secrets)).not.toContain(echo);
+  });
+
+  it('a Basic credential is caught decoded too: its user and password alone', () => {
+    const header = `Basic ${Buffer.from('svc-user:pw-0xQ9z').toString('base64')}`;
+    expect(secretsOf(undefined, { Authorization: header })).toEqual(
+      expect.arrayContaining(['svc-user:pw-0xQ9z', 'svc-user', 'pw-0xQ9z']),
+    );
+  });
+
+  it('keeps a floor: values under 4 characters, and plain settings, are not masked', () => {
+    expect(secretsOfValue('abc')).toEqual([]);
+    for (const setting of ['true', 'false', 'on', '3000', '8', 'test', 'production', 'debug'])
+      expect(secretsOfValue(setting)).toEqual([]);
+    expect(secretsOfValue('prod-eu-7')).toContain('prod-eu-7');
+  });
+
+  it('every env value the user gave is a secret; inherited base values are not', () => {
+    const secrets = secretsOfEnv(
+      { PATH: '/usr/bin', REGION: 'europe', API_KEY: 'plain-looking', PORT: '3000' },
+      (name) => name === 'PATH',
+    );
+    expect(secrets).toEqual(expect.arrayContaining(['europe', 'plain-looking']));
+    expect(secrets).not.toContain('/usr/bin');
+    expect(secrets).not.toContain('3000');
+  });
+
+  it('each line of a multi-line value is masked on its own, as the log masks line by line', () => {
+    expect(secretsOfValue('first-line-secret\nsecond-line-secret')).toEqual(
+      expect.arrayContaining(['first-line-secret', 'second-line-secret']),
+    );
+  });
+});
 
 describe('redactUrl', () => {
   it('keeps only the scheme, host and port: the path, query and fragment may hold a key', () => {
@@ -14,64 +239,45 @@ describe('redactUrl', () => {
     expect(redactUrl('http://127.0.0.1:3000')).toBe('http://127.0.0.1:3000');
   });
   it('still hides credentials in text that does not parse as a URL', () => {
-    expect(redactUrl('http://bob:secret@[::1')).toBe('http://***@[::1');
+    expect(redactUrl('http://bob:secret@[::1')).toBe('http://***@***');
+    expect(redactUrl('http://[::1]:3000/mcp')).toBe('http://[::1]:3000/***');
+    expect(redactUrl('https://k3y9xQ.tunnel.example/mcp')).toBe('https://***/***');
     expect(redactUrl('notaurl')).toBe('notaurl');
   });
 });
 
-describe('secretsOf and redactText', () => {
-  it('take header values, with and without their scheme, and the secret parts of the URL', () => {
+describe('secretsOf (an HTTP server) and redactText', () => {
+  it('takes every header value, with and without its scheme, and the URL hidden parts', () => {
     const secrets = secretsOf('http://alice:pa%24sword@h/mcp?api_key=SK_LIVE_1', {
       Authorization: 'Bearer tok_123456',
+      Accept: 'application/json',
       'X-Short': 'ab',
     });
     expect(secrets).toEqual(
       expect.arrayContaining([
         'Bearer tok_123456',
         'tok_123456',
+        'application/json',
         'pa%24sword',
         'pa$sword',
+        'alice',
         'SK_LIVE_1',
       ]),
     );
     expect(secrets).not.toContain('ab');
-    // A user name beside a password is no secret, unless it looks like a token.
-    expect(secrets).not.toContain('alice');
-    expect(secretsOf('https://ghp_0123456789abcdefABCD@h/mcp')).toEqual([
-      'https://ghp_0123456789abcdefABCD@h/mcp',
-      'ghp_0123456789abcdefABCD',
-    ]);
     const echoed =
       '{"authorization":"Bearer tok_123456","raw":"tok_123456","user":"alice","key":"SK_LIVE_1"}';
     expect(redactText(echoed, secrets)).toBe(
-      '{"authorization":"***","raw":"***","user":"alice","key":"***"}',
+      '{"authorization":"***","raw":"***","user":"***","key":"***"}',
     );
   });
-  it('take every header value whatever its name, the URL whole, and only key-like parts of it', () => {
-    const url = 'http://h/servers/notes/mcp?v=2026&lang=english&state=0123456789abcdef01';
-    const secrets = secretsOf(url, {
-      Accept: 'application/json',
-      'X-Api-Key': 'k123',
-      'X-Tenant': 'tenant-0123456789abcdef',
-      'X-Custom-Routing': 'acme-prod-7',
-    });
-    expect(secrets.sort()).toEqual(
-      [
-        url,
-        '0123456789abcdef01',
-        'application/json',
-        'k123',
-        'tenant-0123456789abcdef',
-        'acme-prod-7',
-      ].sort(),
-    );
-  });
-  it('take a key in the URL path, so the log masks it wherever it is printed', () => {
-    const url = 'https://mcp.example.com/v1/sk_live_0123456789abcdef/mcp';
+  it('takes the key in a URL path, but not its plain words or plain query settings', () => {
+    const url = 'https://mcp.example.com/servers/notes/sk_live_0123456789abcdef/mcp?lang=english';
     const secrets = secretsOf(url);
-    expect(secrets).toEqual([url, 'sk_live_0123456789abcdef']);
-    expect(redactText(`GET /v1/sk_live_0123456789abcdef/mcp failed`, secrets)).toBe(
-      'GET /v1/***/mcp failed',
+    expect(secrets).toEqual(expect.arrayContaining([url, 'sk_live_0123456789abcdef']));
+    for (const word of ['servers', 'notes', 'english']) expect(secrets).not.toContain(word);
+    expect(redactText('GET /servers/notes/sk_live_0123456789abcdef/mcp failed', secrets)).toBe(
+      'GET /servers/notes/***/mcp failed',
     );
   });
   it('hides the user information of any URL in the text', () => {
@@ -79,65 +285,23 @@ describe('secretsOf and redactText', () => {
       'see https://***@h/x and ftp://***@h2',
     );
   });
-  it('leaves text without secrets alone', () => {
-    expect(redactText('nothing here', secretsOf('http://h/mcp', {}))).toBe('nothing here');
-  });
-});
-
-describe('a URL that does not parse', () => {
-  it('is redacted all the same, its secrets masked', () => {
+  it('a URL that does not parse is redacted all the same', () => {
     const url = 'http://127.0.0.1:99999/mcp?token=SECRETVALUE1234&x=ab=SECRETSECRET#f';
     expect(redactUrl(url)).toBe('http://127.0.0.1:99999/***');
-    expect(secretsOf(url)).toEqual([url, 'SECRETVALUE1234']);
-    expect(secretsOf('http://h/mcp?token=ab=SECRETSECRET')).toEqual([
-      'http://h/mcp?token=ab=SECRETSECRET',
-      'ab=SECRETSECRET',
-    ]);
-    expect(redactUrl('http://u:pw@bad host/mcp?api_key=SK1')).toBe('http://***@bad host/***');
+    expect(secretsOf(url)).toEqual(expect.arrayContaining([url, 'SECRETVALUE1234']));
+    expect(redactUrl('http://u:pw@bad host/mcp?api_key=SK1')).toBe('http://***@***/***');
   });
 });
 
-describe('redactArgs: a stdio command line fit to show', () => {
-  it('hides URL credentials and query values, credential flags and token-like arguments', () => {
-    const { shown, secrets } = redactArgs([
-      'server.js',
-      'postgresql://app:s3cr3t-pw@db.internal:5432/notes?sslkey=KEYFILE1',
-      '--api-key=sk_live_0123456789',
-      '--token',
-      'tok-abcdef',
-      'GITHUB_TOKEN=ghp_abc123',
-      '0123456789abcdefABCDEF0123',
-      '--no-auth',
-      'serve.mjs',
-      '--port',
-      '3000',
-      '@modelcontextprotocol/server-filesystem',
-      'mcp-server-everything-else',
-    ]);
-    expect(shown).toEqual([
-      'server.js',
-      'postgresql://***@db.internal:5432/notes?sslkey=***',
-      '--api-key=***',
-      '--token',
-      '***',
-      'GITHUB_TOKEN=***',
-      '***',
-      '--no-auth',
-      'serve.mjs',
-      '--port',
-      '3000',
-      '@modelcontextprotocol/server-filesystem',
-      'mcp-server-everything-else',
-    ]);
-    expect(secrets.sort()).toEqual(
-      [
-        's3cr3t-pw',
-        'KEYFILE1',
-        'sk_live_0123456789',
-        'tok-abcdef',
-        'ghp_abc123',
-        '0123456789abcdefABCDEF0123',
-      ].sort(),
-    );
+describe('a server output kept from its tail', () => {
+  it('drops its first, cut line: the end of a secret cut there would match no more', () => {
+    const secret = 'tok_live_Zq81mXp4Lk9';
+    const tail = new TailBuffer(100);
+    // The cut falls 5 characters into the secret: its end alone would be left on the first line.
+    tail.push(`${'x'.repeat(300)}\n${secret}`);
+    tail.push(`\n${'y'.repeat(100 - secret.length + 5 - 2)}\n`);
+    const text = tail.toString();
+    expect(text).toMatch(/^\[\d+ earlier characters not shown\]\ny+\n$/);
+    expect(text).not.toContain(secret.slice(5));
   });
 });

@@ -14,6 +14,14 @@ import {
   tempDir,
   writeConfig,
 } from './support/cli.js';
+import {
+  auditorEnv,
+  CONFIG_VALUE,
+  ECHO_SECRETS,
+  GIVEN_VALUE,
+  leaks,
+  SECRET_ARGS,
+} from './support/echoed-secrets.js';
 import { expectCouldNotAudit } from './support/pids.js';
 import { killAllFixtures, spawnFixture } from './support/spawn-fixture.js';
 
@@ -50,9 +58,9 @@ const BASE = new Set([
   'TZ',
 ]);
 
-const auditorEnv = (): NodeJS.ProcessEnv => ({ ...process.env, ...SECRETS });
+const stepEnv = (): NodeJS.ProcessEnv => ({ ...process.env, ...SECRETS });
 
-async function serverEnv(args: string[], env = auditorEnv()): Promise<Record<string, string>> {
+async function serverEnv(args: string[], env = stepEnv()): Promise<Record<string, string>> {
   const out = join(await tempDir(), 'env.json');
   const run = await runCli(['list', ...args, '--', 'node', ENV_DUMP, out], { env });
   expect(run.code, run.stderr).toBe(0);
@@ -124,7 +132,7 @@ describe('the server environment', () => {
         list: { command: 'node', args: [ENV_DUMP, listOut], env: ['FOO=baz', 'NPM_TOKEN'] },
       },
     });
-    const run = await runCli(['list', '--config', file], { env: auditorEnv() });
+    const run = await runCli(['list', '--config', file], { env: stepEnv() });
     expect(run.code, run.stderr).toBe(0);
     const map = JSON.parse(await readFile(mapOut, 'utf8')) as Record<string, string>;
     expect(map).toMatchObject({
@@ -161,7 +169,7 @@ describe('the server environment', () => {
     // The start command exits without serving: the audit fails, after it has run (exit code 0
     // may be a wrapper that left its server booting, so the audit waits out the start timeout).
     const run = await runCli(['list', '--config', file, '--start-timeout', '1'], {
-      env: auditorEnv(),
+      env: stepEnv(),
     });
     expectCouldNotAudit(run, /the start command exited with code 0 meanwhile/);
     const env = JSON.parse(await readFile(out, 'utf8')) as Record<string, string>;
@@ -242,17 +250,107 @@ describe('secrets in what the audit shows', () => {
       servers: { target: string }[];
       updateCommand: string;
     };
+    // Run in another folder: the server's path is outside the repository, so it is hidden too.
     expect(report.servers[0]?.target).toBe(
-      `node ${EXAMPLE} postgresql://***@db.internal/notes --api-key ***`,
+      `node *** postgresql://***@db.internal/*** --api-key ***`,
     );
     expect(report.updateCommand).toBe(
-      `npx mcp-annotation-auditor@0.1.0 update -- node ${EXAMPLE} 'postgresql://***@db.internal/notes' --api-key '***' # replace each *** with the secret it stands for`,
+      `npx mcp-annotation-auditor@0.1.0 update -- node '***' 'postgresql://***@db.internal/***' --api-key '***' # replace each *** with the secret it stands for`,
     );
+    // Run in the repository, the path inside it is shown.
+    const inRepo = await runCli(['check', '--format', 'json', '--', ...server]);
+    expect(
+      (JSON.parse(inRepo.stdout) as { servers: { target: string }[] }).servers[0]?.target,
+    ).toBe(`node ${EXAMPLE} postgresql://***@db.internal/*** --api-key ***`);
     const text = await runCli(['list', '--', ...server], { cwd: dir });
     // The header line (its target cut to 100 characters).
     expect(text.stdout.split('\n')[0]).toMatch(
       /^notes \(node .*postgresql:\/\/\*\*\*@db\.internal/,
     );
     expect(text.stdout).not.toContain('pw_4f3e2d1c');
+  });
+});
+
+// 22.6 and 22.7: a server given secrets in its arguments and environment (--env, passed through
+// by name, a config's env:) that echoes them on stderr and stdout, and fails or serves.
+describe('a server that echoes its arguments and environment', () => {
+  const envFlags = ['--env', `API_KEY=${GIVEN_VALUE}`, '--env', 'DB_PASSWORD'];
+  const server = (mode: 'fail' | 'serve') => ['node', ECHO_SECRETS, mode, ...SECRET_ARGS];
+
+  it('and then fails: the error holds no value it was given, on stderr or stdout (CLI)', async () => {
+    for (const format of ['text', 'json', 'markdown']) {
+      const run = await runCli(
+        ['check', '--format', format, ...envFlags, '--', ...server('fail')],
+        { env: auditorEnv() },
+      );
+      expect(run.code, run.stderr).toBe(2);
+      // What it echoed is there, redacted: its stderr and the lines it wrote to stdout.
+      expect(run.stderr).toContain('fatal: cannot start with this configuration');
+      expect(run.stderr).toContain('env API_KEY=***');
+      expect(run.stderr).toContain('Lines the server wrote to stdout that are not JSON-RPC');
+      expect(run.stderr).toContain('argv: --header *** *** --root *** --config ***');
+      expect(leaks(run.stdout + run.stderr)).toEqual([]);
+    }
+  });
+
+  it('and then serves: stdoutNoise, the listing, the target and the update command hold none (CLI)', async () => {
+    const dir = await tempDir();
+    const runs = await Promise.all(
+      ['text', 'json', 'markdown'].map((format) =>
+        runCli(['check', '--format', format, ...envFlags, '--', ...server('serve')], {
+          cwd: dir,
+          env: auditorEnv(),
+        }),
+      ),
+    );
+    for (const run of runs) {
+      expect(run.code, run.stderr).toBe(1);
+      expect(leaks(run.stdout + run.stderr)).toEqual([]);
+    }
+    const report = JSON.parse(runs[1]?.stdout ?? '') as {
+      servers: { target: string; stdoutNoise: string[] }[];
+      tools: { name: string; title: string }[];
+      updateCommand: string;
+    };
+    expect(report.servers[0]?.stdoutNoise).toContain('env API_KEY=***');
+    expect(report.servers[0]?.stdoutNoise).toContain('env DB_PASSWORD=***');
+    expect(report.tools.find((t) => t.name === 'list_notes')?.title).toBe(
+      'argv: --header *** *** --root *** --config ***',
+    );
+    expect(report.servers[0]?.target).toBe(
+      'node *** serve --header *** https://api.example.com/*** --root *** --config ***',
+    );
+    expect(report.updateCommand).toContain("--env 'API_KEY=<value>' --env DB_PASSWORD");
+    expect(runs[0]?.stdout).toContain('not JSON-RPC messages (first: argv: --header *** ***');
+  });
+
+  it('as an HTTP start command that exits: its stderr and stdout in the error hold none (CLI)', async () => {
+    const start = ['node', ECHO_SECRETS, 'exit', ...SECRET_ARGS].map((w) => `'${w}'`).join(' ');
+    const url = `http://127.0.0.1:${await freePort()}/mcp`;
+    const run = await runCli(['list', '--url', url, '--start', start, ...envFlags], {
+      env: auditorEnv(),
+    });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('The start command exited with code 3');
+    expect(run.stderr).toContain('env API_KEY=***');
+    expect(run.stderr).toContain('Start command stdout (last lines):');
+    expect(leaks(run.stdout + run.stderr)).toEqual([]);
+  });
+
+  it('from a config file, env: values are secrets too', async () => {
+    const dir = await tempDir();
+    const file = await writeConfig(dir, {
+      servers: {
+        notes: {
+          command: 'node',
+          args: [ECHO_SECRETS, 'fail', ...SECRET_ARGS],
+          env: { SERVICE_TOKEN: CONFIG_VALUE, PASSED: '${DB_PASSWORD}' },
+        },
+      },
+    });
+    const run = await runCli(['list', '--config', file], { env: auditorEnv() });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('env SERVICE_TOKEN=***');
+    expect(leaks(run.stdout + run.stderr)).toEqual([]);
   });
 });

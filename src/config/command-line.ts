@@ -44,9 +44,10 @@ export function splitCommand(line: string): string[] {
     }
   }
   if (quote)
+    // Not quoted: a line that does not split has no words to judge, and may hold a secret.
     throw new AuditError(
-      `The command has an unclosed ${quote} quote: ${line}`,
-      'Close the quote in the "command" input.',
+      `The command line has an unclosed ${quote} quote (the one at character ${line.lastIndexOf(quote) + 1}).`,
+      'Close the quote in the "command" (or "start") input, or in --start.',
     );
   if (inWord) words.push(word);
   return words;

@@ -3,7 +3,7 @@ import { ERA_SETTINGS } from '../core/eras.js';
 import { DEFAULT_CONFIG, POLICIES, type Policy } from './defaults.js';
 import { AuditError } from '../errors.js';
 import { splitCommand } from './command-line.js';
-import { mergeSecrets, redactArgs, redactUrl, secretsOf } from '../redact.js';
+import { mergeSecrets, redactArgs, redactUrl, secretsOf, secretsOfEnv } from '../redact.js';
 import { FAIL_ON_LEVELS, type FailOn } from '../core/rules.js';
 
 /**
@@ -70,26 +70,41 @@ function lines(input: string, env: NodeJS.ProcessEnv): string[] | undefined {
 }
 
 /**
- * The secrets in the url, headers and command inputs (the URL and the parts of it that may be a
- * key, each header's value, the secrets of the command line), read leniently: they are masked in the log before the inputs are checked, since an
- * error about an input may quote it. A line with no colon may be a bare credential: all of it.
+ * The secrets in the inputs that reach a server, read leniently: they are masked in the log
+ * before the inputs are checked, since an error about an input may quote it. The url's hidden
+ * parts, each header's value (a line with no colon may be a bare credential: all of it), the
+ * hidden words of the command and start command lines, and every value the env input gives (or
+ * passes through by name from the action's own environment).
  */
 export function inputSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
   const headers: Record<string, string> = {};
   for (const [index, line] of (lines('headers', env) ?? []).entries()) {
     const colon = line.indexOf(':');
-    // A line without a colon may be a bare credential: all of it counts, as a credential.
-    if (colon < 0) headers[`credential ${index}`] = line;
-    else headers[`${line.slice(0, colon).trim()} ${index}`] = line.slice(colon + 1);
+    headers[`${index}`] = colon < 0 ? line : line.slice(colon + 1);
   }
-  const command = getOptionalInput('command', env);
-  let commandSecrets: string[] = [];
+  const serverEnv: Record<string, string> = {};
+  for (const [index, entry] of (lines('env', env) ?? []).entries()) {
+    const eq = entry.indexOf('=');
+    const value = eq < 0 ? env[entry] : entry.slice(eq + 1);
+    if (value !== undefined) serverEnv[`${index}`] = value;
+  }
+  return mergeSecrets(
+    secretsOf(getOptionalInput('url', env), headers),
+    commandSecrets(getOptionalInput('command', env)),
+    commandSecrets(getOptionalInput('start', env)),
+    secretsOfEnv(serverEnv, () => false),
+  );
+}
+
+/** The hidden words of a command line input; none when it does not parse (it is refused then). */
+function commandSecrets(line: string | undefined): string[] {
+  if (line === undefined) return [];
   try {
-    if (command !== undefined) commandSecrets = redactArgs(splitCommand(command)).secrets;
+    return redactArgs(splitCommand(line)).secrets;
   } catch {
-    // A command that does not parse is refused by readInputs, which quotes none of it.
+    // readInputs refuses a command that does not parse, quoting none of it.
+    return [];
   }
-  return mergeSecrets(secretsOf(getOptionalInput('url', env), headers), commandSecrets);
 }
 
 /** What the inputs say about the servers and how to judge them, as settings take it. */
@@ -105,7 +120,11 @@ function readOverrides(env: NodeJS.ProcessEnv): Overrides {
   if (command !== undefined) {
     overrides.command = splitCommand(command);
     if (!overrides.command.length || !overrides.command[0])
-      throw invalid('command', command, 'a command line such as "node server.js"');
+      throw invalid(
+        'command',
+        redactArgs(overrides.command).shown.join(' '),
+        'a command line such as "node server.js"',
+      );
   }
   if (url !== undefined) {
     if (!/^https?:\/\//.test(url))

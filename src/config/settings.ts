@@ -11,7 +11,8 @@ import type { EraSetting } from '../core/eras.js';
 import { DEFAULT_POLICIES } from '../core/policies.js';
 import type { FailOn, RuleId, Severity } from '../core/rules.js';
 import { parseEnvEntries, serverEnvironment } from '../server/process.js';
-import { mergeSecrets, REDACTED, redactArgs, redactUrl, secretsOf } from '../redact.js';
+import { mergeSecrets, REDACTED, redactArgs, redactUrl } from '../redact.js';
+import { secretsOfTarget } from '../server/secrets.js';
 import { NPX_COMMAND } from '../version.js';
 import { directSpawn } from './command-line.js';
 import {
@@ -129,10 +130,11 @@ export function updateCommandLine(o: Overrides, config?: string): string {
       '--env',
       entry.includes('=') ? `${entry.slice(0, entry.indexOf('='))}=<value>` : entry,
     );
-  if (o.cwd !== undefined) args.push('--cwd', o.cwd);
+  const cwd = o.cwd !== undefined ? redactArgs([o.cwd]) : undefined;
+  if (cwd) args.push('--cwd', ...cwd.shown);
   if (o.era !== undefined && o.era !== 'legacy') args.push('--protocol-era', o.era);
   // This command reaches reports and PR comments: the URL (whose path may hold a key) becomes a
-  // placeholder, and the secrets in a command line become ***.
+  // placeholder, and a command line shows only the words of a safe shape, the rest ***.
   if (o.url !== undefined) args.push('--url', URL_PLACEHOLDER);
   const start = o.start?.length ? redactArgs(o.start) : undefined;
   if (start) args.push('--start', start.shown.map(shellQuote).join(' '));
@@ -142,7 +144,8 @@ export function updateCommandLine(o: Overrides, config?: string): string {
   // A shell comment: the line still runs as it is, once the placeholders are filled in.
   const notes: string[] = [];
   if (o.url !== undefined) notes.push(`replace ${URL_PLACEHOLDER} with the server's URL`);
-  if (start?.secrets.length || command?.secrets.length) notes.push(REDACTED_NOTE);
+  if ([start, command, cwd].some((words) => words?.shown.includes(REDACTED) === true))
+    notes.push(REDACTED_NOTE);
   return notes.length ? `${line} # ${notes.join('; ')}` : line;
 }
 
@@ -318,18 +321,10 @@ export function resolveSettings(
 }
 
 /**
- * The secrets of the servers' settings, for masking and redaction: each HTTP server's URL, the
- * parts of it that may be a key, and its header values; the secrets in each command line.
+ * The secrets of the servers' settings, for masking and redaction: each HTTP server's URL (the
+ * parts of it not shown) and header values; each command line's hidden words; every value of a
+ * server's environment the user gave (see secretsOfTarget).
  */
 export function secretsOfServers(servers: ServerSettings[]): string[] {
-  return mergeSecrets(
-    ...servers.map((s) =>
-      s.target.kind === 'http'
-        ? [
-            ...secretsOf(s.target.url, s.target.headers),
-            ...(s.target.start ? redactArgs(s.target.start.args).secrets : []),
-          ]
-        : redactArgs(s.target.spawn.args).secrets,
-    ),
-  );
+  return mergeSecrets(...servers.map((s) => secretsOfTarget(s.target)));
 }

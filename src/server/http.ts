@@ -5,8 +5,7 @@
 // request awaited at the time, at once. What it says is redacted.
 import type { Transport } from '@modelcontextprotocol/client';
 import { AuditError, getErrorMessage } from '../errors.js';
-import { MAX_SCHEMA_DEPTH } from '../core/tools.js';
-import { redactText, redactUrl, secretsOf } from '../redact.js';
+import { redactText, redactUrl } from '../redact.js';
 import {
   duringText,
   MAX_LINE,
@@ -23,6 +22,7 @@ import { explainFailure, isNetworkFailure } from './failure.js';
 import { checkHttpTarget, refuseIfServed, waitForUrl } from './http-start.js';
 import { inert, stderrDetails } from './output.js';
 import { ServerProcess } from './process.js';
+import { redactError, redactListing, secretsOfTarget } from './secrets.js';
 
 /** The most one HTTP response may hold: the same bound as a stdio line. */
 const MAX_RESPONSE = MAX_LINE;
@@ -68,7 +68,8 @@ export class HttpConnection implements Connection {
     private readonly target: HttpTarget,
     readonly era: ProtocolEra,
   ) {
-    this.secrets = secretsOf(target.url, target.headers);
+    // The URL's and headers' secrets, and those of the start command (its arguments, its env).
+    this.secrets = secretsOfTarget(target);
     this.what = `The MCP endpoint ${redactUrl(target.url)}`;
     this.failing = new Promise<never>((_, reject) => {
       this.reject = reject;
@@ -118,29 +119,7 @@ export class HttpConnection implements Connection {
       await this.server.stderrRead(500);
       throw this.exitFailure(this.server);
     }
-    this.redactListing(listing);
-    return listing;
-  }
-
-  /**
-   * What the server sent, with the target's secrets replaced wherever they appear (a server that
-   * echoes its Authorization header into a title would put it in reports and PR comments).
-   */
-  private redactListing(listing: Listing): void {
-    if (!this.secrets.length) return;
-    // Past the depth a tool may have, a value is left as it is: that tool is malformed, never shown.
-    const scrub = (value: unknown, depth = 0): unknown => {
-      if (typeof value === 'string') return redactText(value, this.secrets);
-      if (depth > MAX_SCHEMA_DEPTH + 2) return value;
-      if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
-      if (value && typeof value === 'object')
-        return Object.fromEntries(
-          Object.entries(value).map(([k, v]) => [scrub(k), scrub(v, depth + 1)]),
-        );
-      return value;
-    };
-    listing.rawTools = listing.rawTools.map((tool) => scrub(tool));
-    if (listing.serverInfo) listing.serverInfo = scrub(listing.serverInfo) as Listing['serverInfo'];
+    return redactListing(listing, this.secrets);
   }
 
   async failure(error: unknown, limits: ListLimits): Promise<AuditError> {
@@ -175,11 +154,7 @@ export class HttpConnection implements Connection {
   }
 
   private redacted(error: AuditError): AuditError {
-    return new AuditError(
-      this.redact(error.message),
-      error.hint === undefined ? undefined : this.redact(error.hint),
-      error.details === undefined ? undefined : this.redact(error.details),
-    );
+    return redactError(error, this.redact);
   }
 
   private fail(error: AuditError): void {

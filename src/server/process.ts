@@ -62,14 +62,15 @@ export function parseEnvEntries(entries: string[]): Record<string, string | null
   for (const entry of entries) {
     const eq = entry.indexOf('=');
     if (eq === 0)
+      // The entry is not quoted: its value may be a secret.
       throw new AuditError(
-        `Bad environment entry "${entry}": the name is empty.`,
+        'Bad environment entry "=…": the name is empty.',
         'Use KEY=VALUE or KEY.',
       );
     const name = eq < 0 ? entry : entry.slice(0, eq);
     if (/\s/.test(name))
       throw new AuditError(
-        `Bad environment entry "${entry}": the name "${name}" holds a space.`,
+        `Bad environment entry: the name "${name}" holds a space.`,
         'Use KEY=VALUE with no spaces around =, or a bare KEY.',
       );
     if (eq < 0) out[entry] = null;
@@ -100,7 +101,12 @@ export class TailBuffer {
   toString(): string {
     const text = this.text.length > this.limit ? this.text.slice(-this.limit) : this.text;
     const dropped = this.dropped + (this.text.length - text.length);
-    return dropped > 0 ? `[${dropped} earlier characters not shown]\n${text}` : text;
+    if (dropped === 0) return text;
+    // The first line kept is the end of one: it may be the end of a secret, which no longer
+    // matches to be redacted. It goes too, when a whole line follows.
+    const newline = text.indexOf('\n');
+    const whole = newline < 0 ? text : text.slice(newline + 1);
+    return `[${dropped + text.length - whole.length} earlier characters not shown]\n${whole}`;
   }
 }
 

@@ -14,7 +14,12 @@ import {
 } from './connection.js';
 import { explainFailure, ServerExited } from './failure.js';
 import { stopInBackground, type ServerProcess } from './process.js';
+import { redactText } from '../redact.js';
+import { redactError, redactListing, secretsOfTarget } from './secrets.js';
 import { serverFor } from '../prestart.js';
+
+/** The most of a non-JSON-RPC stdout line kept, to show. */
+const NOISE_CHARS = 200;
 
 /** Newline-delimited JSON-RPC over the server's pipes; non-JSON lines are counted, not fatal. */
 class ProcessTransport implements Transport {
@@ -29,7 +34,11 @@ class ProcessTransport implements Transport {
   private pending: string[] = [];
   private pendingLength = 0;
 
-  constructor(private readonly server: ServerProcess) {
+  constructor(
+    private readonly server: ServerProcess,
+    private readonly redact: (text: string) => string,
+    private readonly longestSecret: number,
+  ) {
     server.child.stdout.setEncoding('utf8');
     server.child.stdout.on('data', (chunk: string) => this.read(chunk));
     void server.exited.then(() => this.onclose?.());
@@ -65,12 +74,22 @@ class ProcessTransport implements Transport {
     }
   }
 
+  /**
+   * A line kept to show, redacted before it is cut (a secret cut in two would match no more);
+   * only as much of it as a secret that starts within what is kept can reach.
+   */
+  private keepNoise(line: string): void {
+    if (this.noise.length >= 20) return;
+    const head = line.slice(0, NOISE_CHARS + this.longestSecret);
+    this.noise.push(this.redact(head).slice(0, NOISE_CHARS));
+  }
+
   private deliver(line: string): void {
     let message: unknown;
     try {
       message = JSON.parse(line);
     } catch {
-      if (this.noise.length < 20) this.noise.push(line.slice(0, 200));
+      this.keepNoise(line);
       return;
     }
     if (
@@ -79,7 +98,7 @@ class ProcessTransport implements Transport {
       (message as { jsonrpc?: unknown }).jsonrpc === '2.0'
     )
       this.onmessage?.(message as JSONRPCMessage);
-    else if (this.noise.length < 20) this.noise.push(line.slice(0, 200));
+    else this.keepNoise(line);
   }
 
   start(): Promise<void> {
@@ -109,12 +128,15 @@ export class StdioConnection implements Connection {
   private readonly server: ServerProcess;
   private readonly exited: Promise<never>;
   private pipe: ProcessTransport | undefined;
+  /** What the user gave to start it (hidden arguments, env values), kept out of what it shows. */
+  private readonly secrets: string[];
 
   /** Starts the server at once: the SDK (about 100 ms of schema building) loads while it boots. */
   constructor(
     private readonly target: StdioTarget,
     readonly era: ProtocolEra,
   ) {
+    this.secrets = secretsOfTarget(target);
     this.server = serverFor(target.spawn);
     this.exited = this.server.exited.then(() => {
       throw new ServerExited();
@@ -137,7 +159,7 @@ export class StdioConnection implements Connection {
 
   transport(): Promise<Transport> {
     if (this.server.failure) throw this.server.failure;
-    this.pipe = new ProcessTransport(this.server);
+    this.pipe = new ProcessTransport(this.server, this.redact, this.secrets[0]?.length ?? 0);
     return Promise.resolve(this.pipe);
   }
 
@@ -145,21 +167,28 @@ export class StdioConnection implements Connection {
     return Promise.race([promise, this.exited]);
   }
 
+  /** `text` with every secret of the server's command line and environment replaced. */
+  private readonly redact = (text: string): string => redactText(text, this.secrets);
+
+  /** What the server sent, its secrets replaced: a server may echo its key into a description. */
   finish(listing: Listing): Promise<Listing> {
-    return Promise.resolve(listing);
+    return Promise.resolve(redactListing(listing, this.secrets));
   }
 
-  failure(error: unknown, limits: ListLimits): Promise<AuditError> {
-    if (this.pipe?.fatal) return Promise.resolve(this.pipe.fatal);
-    return explainFailure(error, {
+  /** Why the listing failed; what the server echoed (stderr, stdout) redacted before it is cut. */
+  async failure(error: unknown, limits: ListLimits): Promise<AuditError> {
+    if (this.pipe?.fatal) return this.pipe.fatal;
+    const failure = await explainFailure(error, {
       target: this.target,
       era: this.era,
       progress: this.progress,
       limits,
       server: this.server,
       noise: this.noise,
-      redact: (text) => text,
+      redact: this.redact,
     });
+    // Also what was made before the redaction reached it: a spawn failure names the command.
+    return redactError(failure, this.redact);
   }
 
   /** The server shuts down while the audit goes on with the listing; see stopsSettled(). */

@@ -595,7 +595,10 @@ describe('the action, run as GitHub runs it', () => {
           { command: `node ${EXAMPLE}`, 'pr-number': '0x10' },
           'Input "pr-number" has the value "0x10"',
         ],
-        [{ command: `node ${EXAMPLE}`, env: 'SPACED = x' }, 'Bad environment entry "SPACED = x"'],
+        [
+          { command: `node ${EXAMPLE}`, env: 'SPACED = x' },
+          'Bad environment entry: the name "SPACED " holds a space',
+        ],
       ];
       for (const [inputs, message] of cases) {
         const run = await runIn(api, dir, inputs);
@@ -1138,8 +1141,9 @@ describe('the action, run as GitHub runs it', () => {
       const path = audit.outputs.report ?? '';
       const report = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
       // Named from its serverInfo: the command pins that name (the report-file job never uses it).
+      // The fixture server lives outside the workspace: its path is hidden, the spec's is not.
       expect(report.updateCommand).toBe(
-        `npx mcp-annotation-auditor@0.1.0 update --server-name notes -- ${relaxed.join(' ')}`,
+        `npx mcp-annotation-auditor@0.1.0 update --server-name notes -- node '***' ${relaxed[2]} # replace each *** with the secret it stands for`,
       );
       report.classList =
         'x` @octo-org/security <img src=x> [phish](https://evil.example/login) <!-- mcp-annotation-auditor:other --> `y';

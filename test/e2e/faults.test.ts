@@ -15,10 +15,11 @@ import { isAlive, waitUntilGone } from '../support/spawn-fixture.js';
 
 describe('a server that cannot start', () => {
   it('a command that does not exist: exit 2, the command named', async () => {
-    const run = await runCli(['list', '--', 'no-such-mcp-server-3f9c', '--stdio']);
+    // A plain name: a command of another shape (a token, a path outside the repository) is ***.
+    const run = await runCli(['list', '--', 'no-such-mcp-server-xyz', '--stdio']);
     expectCouldNotAudit(
       run,
-      /Could not start the server: the command "no-such-mcp-server-3f9c" was not found\. Check the command for typos/,
+      /Could not start the server: the command "no-such-mcp-server-xyz" was not found\. Check the command for typos/,
     );
   });
 

@@ -226,8 +226,9 @@ describe('waiting for the URL', () => {
       ...LIMITS,
       startTimeoutMs: 8_000,
     });
+    // A host that is not plain labels or an IPv6 literal is not shown either.
     expect(text).toMatch(
-      /^http:\/\/\[::1\/\*\*\* is not a valid URL\. Give the Streamable HTTP endpoint/,
+      /^http:\/\/\*\*\*\/\*\*\* is not a valid URL\. Give the Streamable HTTP endpoint/,
     );
     expect(existsSync(start.pidFile)).toBe(false);
   });

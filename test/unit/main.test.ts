@@ -40,7 +40,7 @@ describe('markCommentsFailed', () => {
     const body = api.commentsOn(1)[0]?.body ?? '';
     expect(body).toContain('the audit could not run');
     // Redacted before escaping: an escaped secret (SK\_LIVE\_SECRET) would slip past both.
-    // The user name beside a password is no secret: the URL shows as https://***@h all the same.
+    // The user name is hidden as well as the password: the URL shows as https://***@h.
     for (const part of ['LIVE', 'pw123456', 'tok_', 'alice:']) expect(body).not.toContain(part);
     expect(body).toContain('bad token \\*\\*\\*');
   });
