@@ -1,7 +1,7 @@
 // The CLI's commands in-process (src/cli/commands.ts, not the bundle), servers in memory: what each command accepts,
 // what it says, and how a base class list that does not parse is taken.
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli as runCommands } from '../../src/cli/commands.js';
 import { describeError } from '../../src/errors.js';
@@ -15,8 +15,20 @@ import {
   withAnnotations,
 } from '../support/cli.js';
 
-/** The CLI's commands, their servers in memory. */
-const runCli = (argv: string[]) => runCommands(argv, inMemory);
+/**
+ * The CLI's commands, their servers in memory. An update writes only inside the repository of
+ * the current folder, so it runs from the folder of the class list it names.
+ */
+async function runCli(argv: string[]) {
+  const list = argv[0] === 'update' ? argv[argv.indexOf('--class-list') + 1] : undefined;
+  const before = process.cwd();
+  if (list !== undefined) process.chdir(dirname(list));
+  try {
+    return await runCommands(argv, inMemory);
+  } finally {
+    process.chdir(before);
+  }
+}
 
 /** What the user reads when the command is refused (exit 2). */
 async function refusal(argv: string[]): Promise<string> {
