@@ -108,7 +108,7 @@ export function serversOf(list: ClassList): Set<string> {
 }
 
 /** Where one JSON value sits in the text. */
-interface Span {
+export interface Span {
   path: (string | number)[];
   start: number;
   end: number;
@@ -119,7 +119,7 @@ interface Span {
  * The spans of the values at most `depth` deep in valid JSON text, found without recursion (a
  * deeply nested file cannot overflow the stack). Only what a settings file's permissions need.
  */
-function scanSpans(text: string, depth: number): Span[] {
+export function scanSpans(text: string, depth: number): Span[] {
   interface Frame {
     path: (string | number)[];
     start: number;
