@@ -5,8 +5,7 @@ import type { CheckedSettings, SettingsItem, SettingsSource } from './settings-c
 /*
  * What Claude Code does with an MCP tool under every settings file it reads, beyond the rule
  * lists: the permission mode (bypassPermissions honoured from user settings only; dontAsk and
- * plan from any file), PreToolUse hooks, servers kept off, files it drops whole and allow rules
- * it does not trust. Each fact was observed on the binary (test/oracle/claude-code.test.ts).
+ * plan from any file), PreToolUse hooks, servers kept off, and files it drops whole. Each fact was observed on the binary (test/oracle/claude-code.test.ts).
  */
 
 /** Files in the order their modes override each other: user, then project, then local. */
@@ -14,7 +13,9 @@ const PRECEDENCE: SettingsSource[] = ['user', 'project', 'local'];
 
 /** A settings file from a caller that read it for writing: taken as the project file. */
 export function asChecked(file: SettingsFile | CheckedSettings): CheckedSettings {
-  return 'source' in file ? file : { ...file, source: 'project', hooks: [], disabledServers: [] };
+  return 'source' in file
+    ? file
+    : { ...file, source: 'project', hooks: [], disabledServers: [], needsTrust: true };
 }
 
 /** The mode that decides, and the setting that makes it so (none for `default`). */
@@ -83,11 +84,12 @@ export interface ClaudeCodeState {
   disabled: Map<string, SettingsItem>;
 }
 
-/** The rules that apply: those of files Claude Code reads, less the allow rules it distrusts. */
+/**
+ * The rules that apply: those of the files Claude Code reads. Allow rules of a file that needs
+ * trust count too: the check takes the workspace as trusted, as it is wherever people work in it.
+ */
 export function appliedRules(files: CheckedSettings[]): SettingsRule[] {
-  return files
-    .filter((f) => !f.ignored)
-    .flatMap((f) => (f.allowIgnored ? f.rules.filter((r) => r.list !== 'allow') : f.rules));
+  return files.filter((f) => !f.ignored).flatMap((f) => f.rules);
 }
 
 export function claudeCodeState(given: (SettingsFile | CheckedSettings)[]): ClaudeCodeState {

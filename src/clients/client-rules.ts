@@ -22,7 +22,7 @@ import {
   decideTool,
   type ClaudeCodeState,
 } from './claude-model.js';
-import type { CheckedSettings, SettingsSource } from './settings-check.js';
+import type { CheckedSettings } from './settings-check.js';
 
 /*
  * The check of existing Claude Code settings against the reviewed class list: each recorded
@@ -116,7 +116,7 @@ export function checkClientRules(
       effective: context.decided.get(key) as Effective,
       expected: mappedDecision(mapping, key, record),
       writeTarget,
-      source: sourceOf(state, context.decided.get(key)?.by),
+      trusted: needsTrust(state, context.decided.get(key)?.by),
     }).map((f) => ({ key, record, finding: f })),
   );
   const ruleFindings = [
@@ -129,16 +129,15 @@ export function checkClientRules(
   return { toolFindings, ruleFindings };
 }
 
-/** Where the deciding rule was read from (undefined for none, or for a file given by a caller). */
-function sourceOf(state: ClaudeCodeState, by: SettingsRule | undefined) {
-  if (!by) return undefined;
-  return state.files.find((f) => f.rules.includes(by))?.source;
+/** Whether the deciding rule is an allow rule Claude Code applies only in a trusted workspace. */
+function needsTrust(state: ClaudeCodeState, by: SettingsRule | undefined): boolean {
+  return by !== undefined && state.files.some((f) => f.needsTrust && f.rules.includes(by));
 }
 
 /**
  * Findings about whole files and settings: a file Claude Code drops (an error while a recorded
  * delete tool is not denied, since the file may be what denied it), a bypassPermissions it does
- * not honour, and the allow rules of a file it does not trust.
+ * not honour.
  */
 function fileFindings(context: RulesContext): Finding[] {
   const { state } = context;
@@ -160,19 +159,6 @@ function fileFindings(context: RulesContext): Finding[] {
       );
       found.push(deleteExposed ? f : { ...f, severity: 'warning' });
     }
-    if (file.allowIgnored)
-      for (const rule of file.rules.filter((r) => r.list === 'allow'))
-        found.push(
-          finding(
-            'rule-ignored',
-            undefined,
-            `allow rule ${quoted(rule.rule)} in ${at(rule)} is skipped: ${file.allowIgnored}.`,
-            {
-              fix: 'Move the rule to .claude/settings.json, or stop tracking the file.',
-              ...location(rule),
-            },
-          ),
-        );
   }
   for (const { item, why } of state.mode.ignoredBypass)
     found.push(
@@ -197,8 +183,8 @@ function toolRuleFindings(
     effective,
     expected,
     writeTarget,
-    source,
-  }: { effective: Effective; expected: Decision; writeTarget: string; source?: SettingsSource },
+    trusted,
+  }: { effective: Effective; expected: Decision; writeTarget: string; trusted: boolean },
 ): Finding[] {
   const found: Finding[] = [];
   const by = effective.by;
@@ -207,12 +193,7 @@ function toolRuleFindings(
     const broad = by.rule !== key ? ` (a ${ruleKind(by.rule)} rule)` : '';
     // Claude Code reads a project file's allow rules only in a trusted workspace: the check
     // assumes the trust dialog was accepted, as it is wherever the repository is worked on.
-    const trust =
-      source === 'project' &&
-      !by.rule.startsWith('defaultMode') &&
-      !by.rule.startsWith('PreToolUse')
-        ? ' (once the workspace is trusted, as the check assumes)'
-        : '';
+    const trust = trusted ? ' (once the workspace is trusted, as the check assumes)' : '';
     found.push(
       finding(
         rule,

@@ -34,8 +34,11 @@ export interface CheckedSettings extends SettingsFile {
   hooks: SettingsItem[];
   /** The .mcp.json servers `disabledMcpjsonServers` keeps off. */
   disabledServers: SettingsItem[];
-  /** Why the file's allow rules do not apply, when they do not (a tracked settings.local.json). */
-  allowIgnored?: string;
+  /**
+   * Its allow rules apply only in a workspace whose trust dialog was accepted: so for the project
+   * file, and for a settings.local.json git tracks (an untracked one applies anyway).
+   */
+  needsTrust: boolean;
   /** The path reports show (the action names files from the repository root). */
   shown?: string;
 }
@@ -104,7 +107,15 @@ export function settingsSource(path: string, project: string, local: string): Se
  * file's content: a file the client drops comes back with `ignored` set and no rules.
  */
 export function readForCheck(text: string, path: string, source: SettingsSource): CheckedSettings {
-  const empty: CheckedSettings = { path, text, rules: [], source, hooks: [], disabledServers: [] };
+  const empty: CheckedSettings = {
+    path,
+    text,
+    rules: [],
+    source,
+    hooks: [],
+    disabledServers: [],
+    needsTrust: source === 'project',
+  };
   if (Buffer.byteLength(text, 'utf8') > MAX_SETTINGS_BYTES)
     throw new AuditError(
       `The settings file ${path} is ${Buffer.byteLength(text, 'utf8')} bytes; the check reads settings files of up to ${MAX_SETTINGS_BYTES} bytes.`,

@@ -29,7 +29,7 @@ export async function readSettingsText(path: string): Promise<string | undefined
   }
 }
 
-/** Whether git tracks the file (Claude Code then ignores its allow rules); false outside a repository. */
+/** Whether git tracks the file (its allow rules then need a trusted workspace); false outside a repository. */
 async function tracked(path: string): Promise<boolean> {
   try {
     await git(['ls-files', '--error-unmatch', '--', path]);
@@ -69,8 +69,7 @@ export async function clientRulesInput(
     }
     const source = settingsSource(resolve(path), project, local);
     const checked = readForCheck(text, path, source);
-    if (source === 'local' && (await tracked(path)))
-      checked.allowIgnored = `${LOCAL_SETTINGS} is tracked by git, and Claude Code ignores the allow rules of a tracked local settings file`;
+    if (source === 'local' && (await tracked(path))) checked.needsTrust = true;
     files.push(checked);
   }
   if (!files.length) return undefined;
