@@ -21,7 +21,7 @@ function rules(file: string, lists: Partial<Record<Decision, string[]>>): Settin
 }
 const decisions = (r: SettingsRule[]) => NOTES.map((name) => decide(r, name).decision);
 
-// Each case is a decision the real Claude Code made (test/claude-code.test.ts runs several).
+// Each case is a decision the real Claude Code made (test/oracle/claude-code.test.ts runs several).
 describe('the Claude Code rule matcher', () => {
   it.each<[string, Partial<Record<Decision, string[]>>, string[]]>([
     [
