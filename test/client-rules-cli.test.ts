@@ -84,7 +84,7 @@ describe('check reads .claude/settings.json', () => {
       [
         'error',
         expect.stringMatching(
-          /^Claude Code ignores \.claude\/settings\.json entirely: it is not valid JSON \(.*line 3.*\) \(line 3\), so none of its rules apply, deny and ask rules included; a recorded delete tool is not denied without it\.$/,
+          /^Claude Code ignores \.claude\/settings\.json entirely: it is not valid JSON at line 3, column \d+: [^,]+, so none of its rules apply, deny and ask rules included; a recorded delete tool is not denied without it\.$/,
         ),
       ],
     ]);

@@ -151,7 +151,7 @@ function fileFindings(context: RulesContext): Finding[] {
       const f = finding(
         'settings-ignored',
         undefined,
-        `Claude Code ignores ${shown} entirely: ${file.ignored.why} (line ${file.ignored.line}), so none of its rules apply, deny and ask rules included${deleteExposed ? '; a recorded delete tool is not denied without it' : ''}.`,
+        `Claude Code ignores ${shown} entirely: ${file.ignored.why}${file.ignored.why.includes(' at line ') ? '' : ` (line ${file.ignored.line})`}, so none of its rules apply, deny and ask rules included${deleteExposed ? '; a recorded delete tool is not denied without it' : ''}.`,
         {
           fix: 'Fix that line: Claude Code drops a settings file that fails its validation, silently.',
           location: { file: shown, line: file.ignored.line },

@@ -124,11 +124,12 @@ export function readForCheck(text: string, path: string, source: SettingsSource)
   let json: string;
   let data: unknown;
   try {
-    ({ json, data } = parseJsonText(text, `The settings file ${path}`, ''));
+    ({ json, data } = parseJsonText(text, 'it', ''));
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    // "it is not valid JSON at line 3, column 29: ...", said of the file.
+    const message = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
     const line = Number(/line (\d+)/.exec(message)?.[1] ?? 1);
-    return { ...empty, ignored: { why: `it is not valid JSON (${message})`, line } };
+    return { ...empty, ignored: { why: message, line } };
   }
   const spans = scanSpans(json, 3);
   const lineOf = (...at: (string | number)[]) =>
