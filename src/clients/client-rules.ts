@@ -111,12 +111,13 @@ export function checkClientRules(
     matchedBy: matchedByRule(recorded, state),
     state,
   };
+  const needTrust = trustedOnly(state);
   const toolFindings = recorded.flatMap(([key, record]) =>
     toolRuleFindings(key, record, {
       effective: context.decided.get(key) as Effective,
       expected: mappedDecision(mapping, key, record),
       writeTarget,
-      trusted: needsTrust(state, context.decided.get(key)?.by),
+      trusted: needTrust.has(context.decided.get(key)?.by as SettingsRule),
     }).map((f) => ({ key, record, finding: f })),
   );
   const ruleFindings = [
@@ -129,9 +130,9 @@ export function checkClientRules(
   return { toolFindings, ruleFindings };
 }
 
-/** Whether the deciding rule is an allow rule Claude Code applies only in a trusted workspace. */
-function needsTrust(state: ClaudeCodeState, by: SettingsRule | undefined): boolean {
-  return by !== undefined && state.files.some((f) => f.needsTrust && f.rules.includes(by));
+/** The rules Claude Code applies only in a trusted workspace (those of files that need trust). */
+function trustedOnly(state: ClaudeCodeState): Set<SettingsRule> {
+  return new Set(state.files.filter((f) => f.needsTrust).flatMap((f) => f.rules));
 }
 
 /**

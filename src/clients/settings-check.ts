@@ -1,6 +1,6 @@
 import { parseJsonText } from '../core/jsontext.js';
 import { AuditError } from '../errors.js';
-import { scanSpans, type SettingsFile } from './claude-settings.js';
+import { lineFinder, scanSpans, type SettingsFile } from './claude-settings.js';
 import { DECISIONS, type SettingsRule } from './permissions.js';
 
 /*
@@ -131,10 +131,7 @@ export function readForCheck(text: string, path: string, source: SettingsSource)
     const line = Number(/line (\d+)/.exec(message)?.[1] ?? 1);
     return { ...empty, ignored: { why: message, line } };
   }
-  const spans = scanSpans(json, 3);
-  const lineOf = (...at: (string | number)[]) =>
-    spans.find((s) => s.path.length === at.length && s.path.every((p, i) => p === at[i]))?.line ??
-    1;
+  const lineOf = lineFinder(scanSpans(json, 3));
   if (!isObject(data)) return { ...empty, ignored: { why: 'it is not a JSON object', line: 1 } };
   const top = wrongKey(data, TOP_LEVEL, '');
   if (top) return { ...empty, ignored: { why: top.why, line: lineOf(top.key) } };
