@@ -289,6 +289,22 @@ describe('the bound on deciding', () => {
     // One glob of the tool's own server per list checked, not 20,000 rules per tool.
     expect(index.globTries).toBeLessThanOrEqual(5_000 * 3);
   });
+  it('5,000 tools of one server under 20,000 globs of that server: each tool tries only globs with its start and end', () => {
+    const rules: SettingsRule[] = Array.from({ length: 20_000 }, (_, i) => ({
+      list: (['allow', 'ask', 'deny'] as const)[i % 3] as SettingsRule['list'],
+      rule: i % 2 ? `mcp__big__t${i}_*` : `mcp__big__*_x${i}`,
+      file: 's.json',
+      line: i + 1,
+    }));
+    const index = new RuleIndex(rules);
+    const found = Array.from({ length: 5_000 }, (_, i) =>
+      index.decide(toolRef('big', `t${i}_x${i}`)),
+    );
+    // t1_x1: "mcp__big__t1_*" (i = 1, ask) decides; t2_x2: "mcp__big__*_x2" (i = 2, deny).
+    expect(found[1]).toMatchObject({ decision: 'ask', by: { rule: 'mcp__big__t1_*' } });
+    expect(found[2]).toMatchObject({ decision: 'deny', by: { rule: 'mcp__big__*_x2' } });
+    expect(index.globTries).toBeLessThanOrEqual(5_000 * 3 * 2);
+  });
   it('the check of 5,000 recorded tools against 20,000 rules looks each tool up, not each pair', () => {
     const tools = Object.fromEntries(
       Array.from({ length: 5_000 }, (_, i) => [

@@ -180,17 +180,51 @@ interface Compiled {
 }
 
 /**
+ * Globs indexed by their literal start (before the first `*`) and end (after the last): a text
+ * tries only the globs whose start and end it has, looked up by the lengths that occur, so
+ * thousands of globs of one server cost each tool a few lookups, not thousands of comparisons.
+ */
+class GlobBucket<T> {
+  private readonly starts = new Map<string, Map<string, T[]>>();
+  private readonly startLengths = new Set<number>();
+  private readonly endLengths = new Set<number>();
+
+  add(pattern: string, entry: T): void {
+    const first = pattern.indexOf('*');
+    const start = first < 0 ? pattern : pattern.slice(0, first);
+    const end = first < 0 ? '' : pattern.slice(pattern.lastIndexOf('*') + 1);
+    const ends = this.starts.get(start) ?? new Map<string, T[]>();
+    this.starts.set(start, ends);
+    ends.set(end, [...(ends.get(end) ?? []), entry]);
+    this.startLengths.add(start.length);
+    this.endLengths.add(end.length);
+  }
+
+  /** The globs that may match `text`: a superset of those that do. */
+  candidates(text: string): T[] {
+    const found: T[] = [];
+    for (const n of this.startLengths) {
+      const ends = n <= text.length ? this.starts.get(text.slice(0, n)) : undefined;
+      if (!ends) continue;
+      for (const m of this.endLengths)
+        if (n + m <= text.length) found.push(...(ends.get(text.slice(text.length - m)) ?? []));
+    }
+    return found;
+  }
+}
+
+/**
  * The merged rules, compiled once and indexed so that deciding a tool looks up its exact name
- * and its server's buckets instead of trying every rule: the work grows with the rules' total
- * length plus, per tool, the tool-part globs of its own server (each distinct glob once).
+ * and its server's globs by their literal start and end instead of trying every rule: the work
+ * grows with the rules' total length, plus per tool the globs that share its start and end.
  */
 export class RuleIndex {
   /** Per list: rules without `*`, by their text (first in merged order wins). */
   private readonly exact = new Map<Decision, Map<string, Compiled>>();
   /** Per list: `mcp__S` / `mcp__S__*` and tool-part globs, by the server part S. */
-  private readonly byServer = new Map<Decision, Map<string, Compiled[]>>();
+  private readonly byServer = new Map<Decision, Map<string, GlobBucket<Compiled>>>();
   /** Per list: globs over the whole name (`mcp__*`, `mcp__no*`, `*`): ask and deny only. */
-  private readonly anywhere = new Map<Decision, Compiled[]>();
+  private readonly anywhere = new Map<Decision, GlobBucket<Compiled>>();
   /** Every compiled rule, in merged order. */
   readonly compiled: Compiled[] = [];
   /** How many glob comparisons deciding has made: a measure of work for tests. */
@@ -201,7 +235,7 @@ export class RuleIndex {
     for (const list of DECISIONS) {
       this.exact.set(list, new Map());
       this.byServer.set(list, new Map());
-      this.anywhere.set(list, []);
+      this.anywhere.set(list, new GlobBucket());
     }
     rules.forEach((rule, order) => {
       const shape = ruleShape(rule.rule, rule.list);
@@ -216,11 +250,12 @@ export class RuleIndex {
         (this.exact.get(rule.list) as Map<string, Compiled>).set(rule.rule, entry);
         if (shape.kind === 'glob' || shape.pattern !== '*') return;
       }
-      if (shape.kind === 'glob') (this.anywhere.get(rule.list) as Compiled[]).push(entry);
+      if (shape.kind === 'glob') this.anywhere.get(rule.list)?.add(shape.pattern, entry);
       else {
-        const servers = this.byServer.get(rule.list) as Map<string, Compiled[]>;
-        const bucket = servers.get(shape.server) ?? [];
-        bucket.push(entry);
+        const servers = this.byServer.get(rule.list) as Map<string, GlobBucket<Compiled>>;
+        const bucket = servers.get(shape.server) ?? new GlobBucket();
+        // Matched against the tool part of the name split at its first __ (see `matches`).
+        bucket.add(shape.pattern, entry);
         servers.set(shape.server, bucket);
       }
     });
@@ -235,10 +270,12 @@ export class RuleIndex {
     };
     add(exact.get(ref.fullName));
     if (list !== 'allow') add(exact.get(`mcp__${ref.server}`));
-    const server = list === 'allow' ? ref.server.split('__')[0] : splitAtFirst(ref).server;
+    // Both lists bucket a rule by its server part and match its tool part against the name's
+    // tool part split at the first __ (a superset for allow, which `matches` then narrows).
+    const seen = splitAtFirst(ref);
     const candidates = [
-      ...((this.byServer.get(list) as Map<string, Compiled[]>).get(server as string) ?? []),
-      ...(this.anywhere.get(list) as Compiled[]),
+      ...(this.byServer.get(list)?.get(seen.server)?.candidates(seen.tool) ?? []),
+      ...(this.anywhere.get(list)?.candidates(ref.fullName) ?? []),
     ];
     for (const c of candidates) {
       this.globTries++;
