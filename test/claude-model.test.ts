@@ -257,6 +257,10 @@ describe('modes, hooks and servers kept off', () => {
         'defaultMode "bypassPermissions" in project.json line 3 is ignored: Claude Code takes bypassPermissions only from user settings or the command line (project settings are repo-controllable); tools are decided by the rules.',
       ],
     ]);
+    const honoured = checkClientRules(classList, [user], DEFAULT_MAPPING, 's.json');
+    expect(honoured.toolFindings.map((t) => t.finding.message)).toContain(
+      'delete tool mcp__notes__delete_note: "defaultMode: \\"bypassPermissions\\"" in user.json line 3 allows it, so Claude Code runs it without asking; the class list maps it to deny.',
+    );
     const state = claudeCodeState([file('user', P({ defaultMode: 'bypassPermissions' }))]);
     expect(decideTool(state, toolRef('notes', 'delete_note'), false)).toEqual({
       decision: 'allow',

@@ -168,7 +168,9 @@ function fileFindings(context: RulesContext): Finding[] {
         undefined,
         `defaultMode "bypassPermissions" in ${at(item)} is ignored: ${why}; tools are decided by the rules.`,
         {
-          fix: 'Remove it: a committed file cannot switch permission prompts off.',
+          fix: why.includes('disableBypassPermissionsMode')
+            ? 'Nothing to fix: prompts stay on. Remove whichever of the two is not meant.'
+            : 'Remove it: a committed file cannot switch permission prompts off.',
           ...location(item),
         },
       ),
@@ -191,7 +193,9 @@ function toolRuleFindings(
   const by = effective.by;
   if (effective.decision === 'allow' && by && expected !== 'allow' && record.class !== 'read') {
     const rule = record.class === 'delete' ? 'rule-allows-delete' : 'rule-allows-edit';
-    const broad = by.rule !== key ? ` (a ${ruleKind(by.rule)} rule)` : '';
+    // A mode or a hook is named as it is written; a rule by how broad it is.
+    const broad =
+      by.rule !== key && by.rule.startsWith('mcp__') ? ` (a ${ruleKind(by.rule)} rule)` : '';
     // Claude Code reads a project file's allow rules only in a trusted workspace: the check
     // assumes the trust dialog was accepted, as it is wherever the repository is worked on.
     const trust = trusted ? ' (once the workspace is trusted, as the check assumes)' : '';
