@@ -2,7 +2,7 @@ import { readFile, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseCommandLine } from './cli/args.js';
 import { directSpawn } from './config/command-line.js';
-import { DEFAULT_SETTINGS } from './config/defaults.js';
+import { DEFAULT_SETTINGS, LOCAL_SETTINGS } from './config/defaults.js';
 import { readInputs } from './config/inputs.js';
 import { ServerProcess, type SpawnSpec } from './server/process.js';
 
@@ -107,7 +107,7 @@ export function prestartForAction(env: NodeJS.ProcessEnv): void {
       [
         env.GITHUB_EVENT_PATH,
         inputs.config,
-        ...(inputs.claudeSettings ?? [DEFAULT_SETTINGS]),
+        ...(inputs.claudeSettings ?? [DEFAULT_SETTINGS, LOCAL_SETTINGS]),
       ].filter((p): p is string => Boolean(p)),
     );
     // A config file the audit will refuse (unreadable, or named but missing): start nothing.

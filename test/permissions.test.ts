@@ -21,7 +21,7 @@ function rules(file: string, lists: Partial<Record<Decision, string[]>>): Settin
 }
 const decisions = (r: SettingsRule[]) => NOTES.map((name) => decide(r, name).decision);
 
-// Each case is a decision the real Claude Code made (test/claude-code.test.ts runs several).
+// Each case is a decision the real Claude Code made (test/oracle/claude-code.test.ts runs several).
 describe('the Claude Code rule matcher', () => {
   it.each<[string, Partial<Record<Decision, string[]>>, string[]]>([
     [
@@ -229,13 +229,13 @@ describe('the check of settings against the class list', () => {
         'rule-allows-edit',
         'warning',
         4,
-        'edit tool mcp__notes__add_note: "mcp__notes" (a server-wide rule) in .claude/settings.json line 4 allows it, so Claude Code runs it without asking; the class list maps it to ask.',
+        'edit tool mcp__notes__add_note: "mcp__notes" (a server-wide rule) in .claude/settings.json line 4 allows it, so Claude Code runs it without asking (once the workspace is trusted, as the check assumes); the class list maps it to ask.',
       ],
       [
         'rule-allows-delete',
         'error',
         4,
-        'delete tool mcp__notes__delete_note: "mcp__notes" (a server-wide rule) in .claude/settings.json line 4 allows it, so Claude Code runs it without asking; the class list maps it to deny.',
+        'delete tool mcp__notes__delete_note: "mcp__notes" (a server-wide rule) in .claude/settings.json line 4 allows it, so Claude Code runs it without asking (once the workspace is trusted, as the check assumes); the class list maps it to deny.',
       ],
       [
         'rule-ignored',

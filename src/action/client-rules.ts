@@ -4,13 +4,14 @@ import * as core from '@actions/core';
 import {
   mergePermissions,
   parseMapping,
-  parseSettings,
   permissionsFor,
   serversOf,
   type RuleMapping,
 } from '../clients/claude-settings.js';
 import type { ClientRulesInput } from '../clients/client-rules.js';
 import { runnerTempRoot, writeConfined } from '../confined.js';
+import { asChecked } from '../clients/claude-model.js';
+import { showSettingsAs } from '../clients/settings-check.js';
 import type { RuleNotesContext } from '../clients/rule-notes.js';
 import type { ClassList } from '../core/classlist.js';
 import { clientRulesInput } from '../config/client-settings.js';
@@ -51,8 +52,8 @@ function writeCommand(inputs: ActionInputs, target: string): string {
 
 /**
  * The mapping, and in check mode the settings files with each rule's file named from the
- * repository's root (`repoPath`), where annotations point. A settings file that does not parse
- * fails the step, naming its line. Files read by the entry before the server started are taken
+ * repository's root (`repoPath`), where annotations point. A settings file Claude Code would drop
+ * is a finding of the check (settings-ignored), as it is in the CLI. Files read by the entry before the server started are taken
  * as read then (see prestart.ts).
  */
 export async function actionClientRules(
@@ -64,21 +65,17 @@ export async function actionClientRules(
   const mapping = parseMapping(file?.clientRules, configPath);
   if (inputs.mode !== 'check') return { mapping };
   const read = async (path: string) => {
-    let text: string;
     try {
-      text = await readTrusted(path);
+      return await readTrusted(path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
-    return parseSettings(text, path);
   };
   const check = await clientRulesInput(inputs.claudeSettings, file, configPath, read);
   if (!check) return { mapping };
-  for (const settings of check.files) {
-    const shown = await repoPath(settings.path);
-    for (const rule of settings.rules) rule.file = shown;
-  }
+  for (const settings of check.files)
+    showSettingsAs(asChecked(settings), await repoPath(settings.path));
   return {
     mapping,
     check,

@@ -109,7 +109,7 @@ export function serversOf(list: ClassList): Set<string> {
 }
 
 /** Where one JSON value sits in the text. */
-interface Span {
+export interface Span {
   path: (string | number)[];
   start: number;
   end: number;
@@ -120,7 +120,7 @@ interface Span {
  * The spans of the values at most `depth` deep in valid JSON text, found without recursion (a
  * deeply nested file cannot overflow the stack). Only what a settings file's permissions need.
  */
-function scanSpans(text: string, depth: number): Span[] {
+export function scanSpans(text: string, depth: number): Span[] {
   interface Frame {
     path: (string | number)[];
     start: number;
@@ -181,6 +181,19 @@ function scanSpans(text: string, depth: number): Span[] {
   return spans;
 }
 
+/**
+ * The line of the value at a path, looked up in a map built once (a file of many rules must not
+ * cost rules x spans); line 1 for a path not found.
+ */
+export function lineFinder(spans: Span[]): (...path: (string | number)[]) => number {
+  const lines = new Map<string, number>();
+  for (const span of spans) {
+    const key = JSON.stringify(span.path);
+    if (!lines.has(key)) lines.set(key, span.line);
+  }
+  return (...path) => lines.get(JSON.stringify(path)) ?? 1;
+}
+
 /** A settings file as read: its text and every rule of its permissions lists, with lines. */
 export interface SettingsFile {
   path: string;
@@ -201,10 +214,7 @@ export function parseSettings(text: string, path: string): SettingsFile {
     `The settings file ${path}`,
     'Fix that line; the auditor will not read or overwrite a settings file it cannot parse.',
   );
-  const spans = scanSpans(json, 3);
-  const lineOf = (...path: (string | number)[]) =>
-    spans.find((s) => s.path.length === path.length && s.path.every((p, i) => p === path[i]))
-      ?.line ?? 1;
+  const lineOf = lineFinder(scanSpans(json, 3));
   const bad = (what: string, line: number) =>
     new AuditError(
       `The settings file ${path} ${what} (line ${line}).`,

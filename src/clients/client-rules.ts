@@ -4,15 +4,25 @@ import { mappedDecision, type RuleMapping, type SettingsFile } from './claude-se
 import { finding, type Finding } from '../core/findings.js';
 import { NPX_COMMAND } from '../version.js';
 import {
-  decide,
+  DECISIONS,
   ruleShape,
   shapeMatches,
   splitMcpName,
+  toolRef,
   type Decision,
   type Effective,
   type RuleShape,
   type SettingsRule,
+  type ToolRef,
 } from './permissions.js';
+import {
+  appliedRules,
+  asChecked,
+  claudeCodeState,
+  decideTool,
+  type ClaudeCodeState,
+} from './claude-model.js';
+import type { CheckedSettings } from './settings-check.js';
 
 /*
  * The check of existing Claude Code settings against the reviewed class list: each recorded
@@ -34,59 +44,138 @@ export function claudeCodeDecision(effective: Effective): ClaudeCodeDecision {
     : { decision: 'unset' };
 }
 
-/** Every rule of the files, in the order given (the first match is the one reports name). */
-export function mergedRules(files: SettingsFile[]): SettingsRule[] {
-  return files.flatMap((f) => f.rules);
+/** Every rule Claude Code applies from the files, in the order given (the first match is named). */
+export function mergedRules(files: (SettingsFile | CheckedSettings)[]): SettingsRule[] {
+  return appliedRules(files.map(asChecked));
 }
 
 export interface RulesCheck {
   /** Findings about one recorded tool, by its full name, with the record. */
   toolFindings: { key: string; record: ToolRecord; finding: Finding }[];
-  /** Findings about a rule (skipped, stale, shadowed): located on the rule's line. */
+  /** Findings about a rule (skipped, stale, shadowed) or a file: located on its line. */
   ruleFindings: Finding[];
 }
 
 const quoted = (rule: string): string =>
   JSON.stringify(rule.length > 120 ? `${rule.slice(0, 119)}…` : rule);
-const at = (r: SettingsRule): string => `${r.file} line ${r.line}`;
-const location = (r: SettingsRule) => ({ location: { file: r.file, line: r.line } });
+const at = (r: { file: string; line: number }): string => `${r.file} line ${r.line}`;
+const location = (r: { file: string; line: number }) => ({
+  location: { file: r.file, line: r.line },
+});
+const ruleKey = (r: SettingsRule): string => `${r.list}\u0000${r.rule}`;
 
 /** What the checks of one rule need: the recorded tools and servers, and each tool's decision. */
 interface RulesContext {
   recorded: [string, ToolRecord][];
   servers: Set<string>;
   decided: Map<string, Effective>;
+  /** The recorded tools each rule (by list and text) matches. */
+  matchedBy: Map<string, string[]>;
+  state: ClaudeCodeState;
+}
+
+/** The ref Claude Code knows a recorded tool by. */
+const refOf = (record: ToolRecord): ToolRef => toolRef(record.server, record.tool);
+
+/** For each rule, the recorded tools it matches: looked up per tool in the index. */
+function matchedByRule(recorded: [string, ToolRecord][], state: ClaudeCodeState) {
+  const matchedBy = new Map<string, string[]>();
+  for (const [key, record] of recorded)
+    for (const list of DECISIONS)
+      for (const c of state.index.matching(list, refOf(record))) {
+        const tools = matchedBy.get(ruleKey(c.rule)) ?? [];
+        tools.push(key);
+        matchedBy.set(ruleKey(c.rule), tools);
+      }
+  return matchedBy;
 }
 
 /**
- * Checks the merged rules of `files` against the class list and the mapping; `writeTarget` is the
- * file a `rules --write` fix would name.
+ * Checks the settings `files` against the class list and the mapping, as Claude Code reads them;
+ * `writeTarget` is the file a `rules --write` fix would name.
  */
 export function checkClientRules(
   list: ClassList,
-  files: SettingsFile[],
+  files: (SettingsFile | CheckedSettings)[],
   mapping: RuleMapping,
   writeTarget: string,
 ): RulesCheck {
-  const rules = mergedRules(files);
+  const state = claudeCodeState(files);
   const recorded = [...list.tools];
   const context: RulesContext = {
     recorded,
     servers: new Set(recorded.map(([, r]) => r.server)),
-    decided: new Map(recorded.map(([key]) => [key, decide(rules, key)])),
+    decided: new Map(
+      recorded.map(([key, r]) => [key, decideTool(state, refOf(r), r.class === 'read')]),
+    ),
+    matchedBy: matchedByRule(recorded, state),
+    state,
   };
+  const needTrust = trustedOnly(state);
   const toolFindings = recorded.flatMap(([key, record]) =>
     toolRuleFindings(key, record, {
       effective: context.decided.get(key) as Effective,
       expected: mappedDecision(mapping, key, record),
       writeTarget,
+      trusted: needTrust.has(context.decided.get(key)?.by as SettingsRule),
     }).map((f) => ({ key, record, finding: f })),
   );
-  const ruleFindings = rules.flatMap((rule) => {
-    const f = ruleFinding(rule, context);
-    return f ? [f] : [];
-  });
+  const ruleFindings = [
+    ...fileFindings(context),
+    ...appliedRules(state.files).flatMap((rule) => {
+      const f = ruleFinding(rule, context);
+      return f ? [f] : [];
+    }),
+  ];
   return { toolFindings, ruleFindings };
+}
+
+/** The rules Claude Code applies only in a trusted workspace (those of files that need trust). */
+function trustedOnly(state: ClaudeCodeState): Set<SettingsRule> {
+  return new Set(state.files.filter((f) => f.needsTrust).flatMap((f) => f.rules));
+}
+
+/**
+ * Findings about whole files and settings: a file Claude Code drops (an error while a recorded
+ * delete tool is not denied, since the file may be what denied it), a bypassPermissions it does
+ * not honour.
+ */
+function fileFindings(context: RulesContext): Finding[] {
+  const { state } = context;
+  const deleteExposed = context.recorded.some(
+    ([key, r]) => r.class === 'delete' && context.decided.get(key)?.decision !== 'deny',
+  );
+  const found: Finding[] = [];
+  for (const file of state.files) {
+    const shown = file.shown ?? file.path;
+    if (file.ignored) {
+      const f = finding(
+        'settings-ignored',
+        undefined,
+        `Claude Code ignores ${shown} entirely: ${file.ignored.why}${file.ignored.why.includes(' at line ') ? '' : ` (line ${file.ignored.line})`}, so none of its rules apply, deny and ask rules included${deleteExposed ? '; a recorded delete tool is not denied without it' : ''}.`,
+        {
+          fix: 'Fix that line: Claude Code drops a settings file that fails its validation, silently.',
+          location: { file: shown, line: file.ignored.line },
+        },
+      );
+      found.push(deleteExposed ? f : { ...f, severity: 'warning' });
+    }
+  }
+  for (const { item, why } of state.mode.ignoredBypass)
+    found.push(
+      finding(
+        'rule-ignored',
+        undefined,
+        `defaultMode "bypassPermissions" in ${at(item)} is ignored: ${why}; tools are decided by the rules.`,
+        {
+          fix: why.includes('disableBypassPermissionsMode')
+            ? 'Nothing to fix: prompts stay on. Remove whichever of the two is not meant.'
+            : 'Remove it: a committed file cannot switch permission prompts off.',
+          ...location(item),
+        },
+      ),
+    );
+  return found;
 }
 
 /** One recorded tool's findings: allowed without asking against its class, or decided by no rule. */
@@ -97,18 +186,24 @@ function toolRuleFindings(
     effective,
     expected,
     writeTarget,
-  }: { effective: Effective; expected: Decision; writeTarget: string },
+    trusted,
+  }: { effective: Effective; expected: Decision; writeTarget: string; trusted: boolean },
 ): Finding[] {
   const found: Finding[] = [];
   const by = effective.by;
   if (effective.decision === 'allow' && by && expected !== 'allow' && record.class !== 'read') {
     const rule = record.class === 'delete' ? 'rule-allows-delete' : 'rule-allows-edit';
-    const broad = by.rule !== key ? ` (a ${ruleKind(by.rule)} rule)` : '';
+    // A mode or a hook is named as it is written; a rule by how broad it is.
+    const broad =
+      by.rule !== key && by.rule.startsWith('mcp__') ? ` (a ${ruleKind(by.rule)} rule)` : '';
+    // Claude Code reads a project file's allow rules only in a trusted workspace: the check
+    // assumes the trust dialog was accepted, as it is wherever the repository is worked on.
+    const trust = trusted ? ' (once the workspace is trusted, as the check assumes)' : '';
     found.push(
       finding(
         rule,
         record.tool,
-        `${record.class} tool ${key}: ${quoted(by.rule)}${broad} in ${at(by)} allows it, so Claude Code runs it without asking; the class list maps it to ${expected}.`,
+        `${record.class} tool ${key}: ${quoted(by.rule)}${broad} in ${at(by)} allows it, so Claude Code runs it without asking${trust}; the class list maps it to ${expected}.`,
         {
           fix: `Run ${NPX_COMMAND} rules --write ${writeTarget}, or fix the rule by hand.`,
           ...location(by),
@@ -133,9 +228,17 @@ function ruleFinding(rule: SettingsRule, context: RulesContext): Finding | undef
   const shape = ruleShape(rule.rule, rule.list);
   if (shape.kind === 'other') return undefined;
   if (shape.kind === 'ignored') return ignoredRuleFinding(rule, shape, context);
-  const matched = context.recorded.filter(([key]) => shapeMatches(shape, key)).map(([key]) => key);
+  const matched = context.matchedBy.get(ruleKey(rule)) ?? [];
   if (!matched.length) {
     const server = shape.kind === 'tool' ? shape.server : undefined;
+    const keyed = [...context.servers].find((s) => s.startsWith(`${server ?? ''}__`));
+    if (rule.list === 'allow' && server !== undefined && keyed && !context.servers.has(server))
+      return finding(
+        'rule-ignored',
+        undefined,
+        `allow rule ${quoted(rule.rule)} in ${at(rule)} approves nothing: the server key "${keyed}" holds "__", and Claude Code approves its tools only by full name or mcp__${keyed}__*.`,
+        { fix: `Write "mcp__${keyed}__*" or the full tool names.`, ...location(rule) },
+      );
     const what =
       server !== undefined && !context.servers.has(server)
         ? `server "${server}", which the class list does not record`
@@ -209,7 +312,7 @@ function ruleKind(rule: string): string {
 
 /** What check needs to judge Claude Code settings. */
 export interface ClientRulesInput {
-  files: SettingsFile[];
+  files: (SettingsFile | CheckedSettings)[];
   mapping: RuleMapping;
   /** The file a fix names (`rules --write FILE`): the project settings file. */
   writeTarget: string;
@@ -225,10 +328,12 @@ export function applyClientRules(
   list: ClassList | undefined,
   input: ClientRulesInput,
 ): Finding[] {
-  const rules = mergedRules(input.files);
+  const state = claudeCodeState(input.files);
   for (const server of servers)
     for (const tool of server.tools)
-      tool.claudeCode = claudeCodeDecision(decide(rules, tool.fullName));
+      tool.claudeCode = claudeCodeDecision(
+        decideTool(state, toolRef(server.server, tool.name), tool.class === 'read'),
+      );
   const check = checkClientRules(
     list ?? { tools: new Map() },
     input.files,

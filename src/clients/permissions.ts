@@ -43,6 +43,14 @@ export function splitMcpName(name: string): { server: string; tool?: string } | 
 
 /** How Claude Code reads one rule of the `list` list. */
 export function ruleShape(rule: string, list: Decision): RuleShape {
+  // Claude Code never trims a rule: " mcp__notes" is no MCP rule at all, "mcp__notes " names
+  // a server or tool with a space in it. Either way the rule matches nothing.
+  if (rule.trim() !== rule && rule.trim().startsWith('mcp__'))
+    return {
+      kind: 'ignored',
+      why: 'it has whitespace at its start or end, which Claude Code keeps as part of the name, so the rule matches no tool',
+      meant: rule.trim(),
+    };
   const mcp = rule.startsWith('mcp__');
   if (!mcp && rule !== '*') return { kind: 'other' };
   if (rule.includes('(')) {
@@ -98,12 +106,63 @@ export function globMatches(pattern: string, text: string): boolean {
   return true;
 }
 
-/** Whether a rule of this shape matches the tool `mcp__<server>__<tool>`. */
-export function shapeMatches(shape: RuleShape, fullName: string): boolean {
-  if (shape.kind === 'glob') return globMatches(shape.pattern, fullName);
+/**
+ * An MCP tool as Claude Code knows it: the server key it connected under (normalized) and the
+ * tool's own name. The server key may itself hold `__` (`notes__x`), and allow rules see that
+ * key while deny and ask rules see the full name split at its first `__` (see `matches`).
+ */
+export interface ToolRef {
+  server: string;
+  tool: string;
+  fullName: string;
+}
+
+export function toolRef(server: string, tool: string): ToolRef {
+  return { server, tool, fullName: `mcp__${server}__${tool}` };
+}
+
+/** The server and tool parts a deny or ask rule sees: the full name split at its first `__`. */
+function splitAtFirst(ref: ToolRef): { server: string; tool: string } {
+  const at = ref.server.indexOf('__');
+  return at < 0
+    ? { server: ref.server, tool: ref.tool }
+    : { server: ref.server.slice(0, at), tool: `${ref.server.slice(at + 2)}__${ref.tool}` };
+}
+
+/**
+ * Whether a rule of this shape in the `list` list matches the tool, as observed on the binary:
+ * - an allow rule matches its exact full name, `mcp__S`/`mcp__S__*` when S is the server key,
+ *   and a tool-part glob after `mcp__<server key>__` (so for key `notes__x` only
+ *   `mcp__notes__x__*` and exact names approve anything);
+ * - a deny or ask rule also matches `mcp__<server key>` itself, and reads the full name split at
+ *   its first `__` (so `mcp__notes`, `mcp__notes__*` and `mcp__notes__x` hit every tool of key
+ *   `notes__x`); a `*` in the server part is a glob over the full name.
+ */
+export function matches(shape: RuleShape, list: Decision, ref: ToolRef, rule: string): boolean {
+  if (rule === ref.fullName) return true;
+  if (shape.kind === 'glob') return globMatches(shape.pattern, ref.fullName);
   if (shape.kind !== 'tool') return false;
-  const prefix = `mcp__${shape.server}__`;
-  return fullName.startsWith(prefix) && globMatches(shape.pattern, fullName.slice(prefix.length));
+  if (list === 'allow') {
+    if (shape.pattern === '*' && shape.server === ref.server) return true;
+    const prefix = `mcp__${ref.server}__`;
+    return (
+      rule.includes('*') &&
+      rule.startsWith(prefix) &&
+      globMatches(rule.slice(prefix.length), ref.tool)
+    );
+  }
+  if (rule === `mcp__${ref.server}`) return true;
+  const seen = splitAtFirst(ref);
+  return shape.server === seen.server && globMatches(shape.pattern, seen.tool);
+}
+
+/** Whether a rule of this shape matches the tool named `mcp__<server>__<tool>` (no `__` in server). */
+export function shapeMatches(shape: RuleShape, fullName: string): boolean {
+  const parts = splitMcpName(fullName);
+  if (!parts?.tool) return false;
+  const ref = toolRef(parts.server, parts.tool);
+  if (shape.kind === 'glob') return globMatches(shape.pattern, fullName);
+  return shape.kind === 'tool' && matches(shape, 'deny', ref, '');
 }
 
 /** A tool's effective decision: `unset` when no rule decides (Claude Code then asks). */
@@ -113,14 +172,135 @@ export interface Effective {
   by?: SettingsRule;
 }
 
+/** One rule as compiled once: its shape and its place in the merged order. */
+interface Compiled {
+  rule: SettingsRule;
+  shape: RuleShape;
+  order: number;
+}
+
+/**
+ * Globs indexed by their literal start (before the first `*`) and end (after the last): a text
+ * tries only the globs whose start and end it has, looked up by the lengths that occur, so
+ * thousands of globs of one server cost each tool a few lookups, not thousands of comparisons.
+ */
+class GlobBucket<T> {
+  private readonly starts = new Map<string, Map<string, T[]>>();
+  private readonly startLengths = new Set<number>();
+  private readonly endLengths = new Set<number>();
+
+  add(pattern: string, entry: T): void {
+    const first = pattern.indexOf('*');
+    const start = first < 0 ? pattern : pattern.slice(0, first);
+    const end = first < 0 ? '' : pattern.slice(pattern.lastIndexOf('*') + 1);
+    const ends = this.starts.get(start) ?? new Map<string, T[]>();
+    this.starts.set(start, ends);
+    ends.set(end, [...(ends.get(end) ?? []), entry]);
+    this.startLengths.add(start.length);
+    this.endLengths.add(end.length);
+  }
+
+  /** The globs that may match `text`: a superset of those that do. */
+  candidates(text: string): T[] {
+    const found: T[] = [];
+    for (const n of this.startLengths) {
+      const ends = n <= text.length ? this.starts.get(text.slice(0, n)) : undefined;
+      if (!ends) continue;
+      for (const m of this.endLengths)
+        if (n + m <= text.length) found.push(...(ends.get(text.slice(text.length - m)) ?? []));
+    }
+    return found;
+  }
+}
+
+/**
+ * The merged rules, compiled once and indexed so that deciding a tool looks up its exact name
+ * and its server's globs by their literal start and end instead of trying every rule: the work
+ * grows with the rules' total length, plus per tool the globs that share its start and end.
+ */
+export class RuleIndex {
+  /** Per list: rules without `*`, by their text (first in merged order wins). */
+  private readonly exact = new Map<Decision, Map<string, Compiled>>();
+  /** Per list: `mcp__S` / `mcp__S__*` and tool-part globs, by the server part S. */
+  private readonly byServer = new Map<Decision, Map<string, GlobBucket<Compiled>>>();
+  /** Per list: globs over the whole name (`mcp__*`, `mcp__no*`, `*`): ask and deny only. */
+  private readonly anywhere = new Map<Decision, GlobBucket<Compiled>>();
+  /** Every compiled rule, in merged order. */
+  readonly compiled: Compiled[] = [];
+  /** How many glob comparisons deciding has made: a measure of work for tests. */
+  globTries = 0;
+
+  constructor(rules: SettingsRule[]) {
+    const seen = new Set<string>();
+    for (const list of DECISIONS) {
+      this.exact.set(list, new Map());
+      this.byServer.set(list, new Map());
+      this.anywhere.set(list, new GlobBucket());
+    }
+    rules.forEach((rule, order) => {
+      const shape = ruleShape(rule.rule, rule.list);
+      const entry = { rule, shape, order };
+      this.compiled.push(entry);
+      if (shape.kind !== 'tool' && shape.kind !== 'glob') return;
+      // A repeated rule decides nothing the first did not: index it once.
+      const key = `${rule.list}\u0000${rule.rule}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      if (!rule.rule.includes('*')) {
+        (this.exact.get(rule.list) as Map<string, Compiled>).set(rule.rule, entry);
+        if (shape.kind === 'glob' || shape.pattern !== '*') return;
+      }
+      if (shape.kind === 'glob') this.anywhere.get(rule.list)?.add(shape.pattern, entry);
+      else {
+        const servers = this.byServer.get(rule.list) as Map<string, GlobBucket<Compiled>>;
+        const bucket = servers.get(shape.server) ?? new GlobBucket();
+        // Matched against the tool part of the name split at its first __ (see `matches`).
+        bucket.add(shape.pattern, entry);
+        servers.set(shape.server, bucket);
+      }
+    });
+  }
+
+  /** The rules of `list` that match the tool, in merged order. */
+  matching(list: Decision, ref: ToolRef): Compiled[] {
+    const exact = this.exact.get(list) as Map<string, Compiled>;
+    const found: Compiled[] = [];
+    const add = (c: Compiled | undefined) => {
+      if (c && !found.includes(c)) found.push(c);
+    };
+    add(exact.get(ref.fullName));
+    if (list !== 'allow') add(exact.get(`mcp__${ref.server}`));
+    // Both lists bucket a rule by its server part and match its tool part against the name's
+    // tool part split at the first __ (a superset for allow, which `matches` then narrows).
+    const seen = splitAtFirst(ref);
+    const candidates = [
+      ...(this.byServer.get(list)?.get(seen.server)?.candidates(seen.tool) ?? []),
+      ...(this.anywhere.get(list)?.candidates(ref.fullName) ?? []),
+    ];
+    for (const c of candidates) {
+      this.globTries++;
+      if (matches(c.shape, list, ref, c.rule.rule)) add(c);
+    }
+    return found.sort((a, b) => a.order - b.order);
+  }
+
+  /** Deny, then ask, then allow: the first match in the first list that has one decides. */
+  decide(ref: ToolRef): Effective {
+    for (const list of DECISIONS) {
+      const first = this.matching(list, ref)[0];
+      if (first) return { decision: list, by: first.rule };
+    }
+    return { decision: 'unset' };
+  }
+}
+
 /**
  * What Claude Code does with a tool under the merged rules of every settings file: deny, then
- * ask, then allow; the first match decides; rules it skips decide nothing.
+ * ask, then allow; the first match decides; rules it skips decide nothing. `fullName` is split at
+ * its first `__`; with a server key that holds `__`, use a RuleIndex and a ToolRef.
  */
 export function decide(rules: SettingsRule[], fullName: string): Effective {
-  for (const list of DECISIONS)
-    for (const rule of rules)
-      if (rule.list === list && shapeMatches(ruleShape(rule.rule, list), fullName))
-        return { decision: list, by: rule };
-  return { decision: 'unset' };
+  const parts = splitMcpName(fullName);
+  if (!parts?.tool) return { decision: 'unset' };
+  return new RuleIndex(rules).decide(toolRef(parts.server, parts.tool));
 }

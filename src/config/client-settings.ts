@@ -1,12 +1,16 @@
 // Which Claude Code settings files a check judges, and the mapping it judges them by: from the
-// command line or the action's input, else the config file, else .claude/settings.json. Shared
-// by the CLI and the action.
-import { parseMapping, type SettingsFile } from '../clients/claude-settings.js';
+// command line or the action's input, else the config file, else the project's own files
+// (.claude/settings.json, and .claude/settings.local.json when present, as Claude Code reads
+// both). Shared by the CLI and the action.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseMapping } from '../clients/claude-settings.js';
 import type { ClientRulesInput } from '../clients/client-rules.js';
+import { readForCheck, settingsSource, type CheckedSettings } from '../clients/settings-check.js';
 import { AuditError } from '../errors.js';
-import { readSettingsFile } from '../files.js';
+import { git } from '../git.js';
 import { NPX_COMMAND } from '../version.js';
-import { DEFAULT_SETTINGS } from './defaults.js';
+import { DEFAULT_SETTINGS, LOCAL_SETTINGS } from './defaults.js';
 import { shellQuote } from './settings.js';
 import type { ConfigFile } from './file.js';
 
@@ -16,29 +20,58 @@ export function configSettings(file: ConfigFile | undefined): string[] | undefin
   return given === undefined ? undefined : Array.isArray(given) ? given : [given];
 }
 
+/** A file's text; undefined when it does not exist. */
+export async function readSettingsText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new AuditError(`Could not read the settings file ${path}: ${(error as Error).message}.`);
+  }
+}
+
+/** Whether git tracks the file (its allow rules then need a trusted workspace); false outside a repository. */
+async function tracked(path: string): Promise<boolean> {
+  try {
+    await git(['ls-files', '--error-unmatch', '--', path]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The settings files check judges: the given ones (--settings, the action input), else the config
- * file's, else .claude/settings.json when it exists; undefined when there are none. A file named
- * on purpose must exist.
+ * file's, else the project's own when they exist; undefined when there are none. A file named on
+ * purpose must exist. Each is read as Claude Code reads it (settings-check.ts): a file it drops
+ * whole comes back marked ignored, not as an error.
  */
 export async function clientRulesInput(
   given: string[] | undefined,
   file: ConfigFile | undefined,
   configPath: string,
   // The action reads them as its entry read them, before the server under audit could run.
-  read: (path: string) => Promise<SettingsFile | undefined> = readSettingsFile,
+  read: (path: string) => Promise<string | undefined> = readSettingsText,
 ): Promise<ClientRulesInput | undefined> {
   const named = given?.length ? given : configSettings(file);
-  const paths = named ?? [DEFAULT_SETTINGS];
-  const files: SettingsFile[] = [];
+  const paths = named ?? [DEFAULT_SETTINGS, LOCAL_SETTINGS];
+  const project = resolve(DEFAULT_SETTINGS);
+  const local = resolve(LOCAL_SETTINGS);
+  const files: CheckedSettings[] = [];
   for (const path of paths) {
-    const got = await read(path);
-    if (got) files.push(got);
-    else if (named)
-      throw new AuditError(
-        `The settings file ${path} does not exist.`,
-        `Check the path, or create it with \`${NPX_COMMAND} rules --write ${shellQuote(path)}\`.`,
-      );
+    const text = await read(path);
+    if (text === undefined) {
+      if (named)
+        throw new AuditError(
+          `The settings file ${path} does not exist.`,
+          `Check the path, or create it with \`${NPX_COMMAND} rules --write ${shellQuote(path)}\`.`,
+        );
+      continue;
+    }
+    const source = settingsSource(resolve(path), project, local);
+    const checked = readForCheck(text, path, source);
+    if (source === 'local' && (await tracked(path))) checked.needsTrust = true;
+    files.push(checked);
   }
   if (!files.length) return undefined;
   return {

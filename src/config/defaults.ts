@@ -8,6 +8,8 @@ export const DEFAULT_CLASS_LIST = 'mcp-tool-classes.json';
 export const MCP_JSON = '.mcp.json';
 /** The project settings file Claude Code reads, checked by default when it exists. */
 export const DEFAULT_SETTINGS = '.claude/settings.json';
+/** The project's local settings file, which Claude Code reads beside DEFAULT_SETTINGS. */
+export const LOCAL_SETTINGS = '.claude/settings.local.json';
 
 /** The app directories' rule sets a tool's annotations can be checked against. */
 export const POLICIES = ['claude', 'openai', 'explicit'] as const;

@@ -117,7 +117,14 @@ export const RULES = {
   'rule-ignored': {
     severity: 'warning',
     approvable: false,
-    summary: 'a Claude Code rule the client skips (allow glob outside the tool part, parentheses)',
+    summary:
+      'a Claude Code rule or setting the client skips (allow glob outside the tool part, parentheses, whitespace, a repo-controlled bypassPermissions, allow rules of a tracked settings.local.json)',
+  },
+  'settings-ignored': {
+    severity: 'error',
+    approvable: false,
+    summary:
+      'a Claude Code settings file the client drops whole (not JSON, or a known key of the wrong type), deny rules included; a warning when no recorded delete tool depends on it',
   },
   'rule-stale': {
     severity: 'notice',

@@ -162,8 +162,15 @@ describe('the action with Claude Code settings', () => {
       },
     });
 
+    // With no input the action reads both files too, as Claude Code does.
+    const both = await runIn(api, dir, { command: quote(server), policies: 'claude' });
+    expect(both.code, both.stdout + both.stderr).toBe(0);
     // The project file alone lets delete_note run: the step fails.
-    const alone = await runIn(api, dir, { command: quote(server), policies: 'claude' });
+    const alone = await runIn(api, dir, {
+      command: quote(server),
+      policies: 'claude',
+      'claude-settings': '.claude/settings.json',
+    });
     expect(alone.code).toBe(1);
     expect(alone.stdout).toContain('rule-allows-delete');
   });

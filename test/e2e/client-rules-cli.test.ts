@@ -1,7 +1,15 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkNotesIn, EXAMPLE, ROOT, removeTempDirs, runCli, tempDir } from '../support/cli.js';
+import {
+  checkNotesIn,
+  EXAMPLE,
+  json,
+  ROOT,
+  removeTempDirs,
+  runCli,
+  tempDir,
+} from '../support/cli.js';
 
 afterAll(removeTempDirs);
 
@@ -65,14 +73,24 @@ describe('check reads .claude/settings.json', () => {
     const run = await checkNotesIn(dir);
     expect(run.code).toBe(0);
   });
-  it('stops with exit 2 on a settings file that does not parse, and rules --write leaves it alone', async () => {
-    const broken = '{\n  "permissions": {\n    "allow": ["mcp__notes",]\n  }\n}\n';
+  it('says Claude Code ignores a settings file that does not parse (its deny included), and rules --write leaves it alone', async () => {
+    const broken = '{\n  "permissions": {\n    "deny": ["mcp__notes__delete_note",]\n  }\n}\n';
     const dir = await repo(broken);
     const run = await checkNotesIn(dir, ['--settings', '.claude/settings.json']);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain(
-      'The settings file .claude/settings.json is not valid JSON at line 3',
-    );
+    // Claude Code drops the whole file silently: delete_note is not denied, and that is an error.
+    expect(run.code, run.stderr).toBe(1);
+    const ignored = json(run).findings.filter((f) => f.rule === 'settings-ignored');
+    expect(ignored.map((f) => [f.severity, f.message])).toEqual([
+      [
+        'error',
+        expect.stringMatching(
+          /^Claude Code ignores \.claude\/settings\.json entirely: it is not valid JSON at line 3, column \d+: [^,]+, so none of its rules apply, deny and ask rules included; a recorded delete tool is not denied without it\.$/,
+        ),
+      ],
+    ]);
+    expect(json(run).tools.find((t) => t.name === 'delete_note')).toMatchObject({
+      claudeCode: { decision: 'unset' },
+    });
     const write = await runCli(['rules', '--write', '.claude/settings.json'], { cwd: dir });
     expect(write.code).toBe(2);
     expect(await readFile(join(dir, '.claude/settings.json'), 'utf8')).toBe(broken);

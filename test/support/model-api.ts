@@ -1,6 +1,8 @@
 // A local stand-in for the Anthropic Messages API (streamed as server-sent events), so the real
 // Claude Code runs offline. Its first answer in a conversation with tools is one tool_use block per
-// tool in `calls`; its next is plain text. It records what Claude Code sent back for each call.
+// tool in `calls`; its next is plain text. It records what Claude Code sent back for each call,
+// and which MCP tools the first request offered: in `tools`, or (Claude Code defers MCP tools'
+// schemas) named in the system prompt's list of deferred tools.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -13,7 +15,7 @@ export interface ModelApi {
   url: string;
   /** The calls to make in the next conversation; resets what was recorded. */
   expect(calls: ToolCall[]): void;
-  /** The tool names offered in the first request of the conversation. */
+  /** The tool names offered in the first request of the conversation (deferred ones included). */
   offered(): string[];
   /** What came back for each call: the result text and whether it was an error. */
   results(): Map<string, { text: string; isError: boolean }>;
@@ -54,10 +56,21 @@ export async function startModelApi(): Promise<ModelApi> {
       }
       const request = JSON.parse(body) as {
         model?: string;
+        system?: string | { text?: string }[];
         tools?: { name: string }[];
         messages?: { role: string; content: string | Block[] }[];
       };
-      const tools = (request.tools ?? []).map((t) => t.name);
+      const system =
+        typeof request.system === 'string'
+          ? request.system
+          : (request.system ?? []).map((b) => b.text ?? '').join('\n');
+      const said = (request.messages ?? []).flatMap((m) =>
+        typeof m.content === 'string' ? [m.content] : m.content.map((b) => b.text ?? ''),
+      );
+      const deferred = [system, ...said].flatMap((text) =>
+        [...text.matchAll(/^mcp__\S+$/gm)].map((m) => m[0]),
+      );
+      const tools = [...(request.tools ?? []).map((t) => t.name), ...deferred];
       const sent = (request.messages ?? []).flatMap((m) =>
         Array.isArray(m.content) ? m.content : [],
       );

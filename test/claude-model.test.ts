@@ -1,0 +1,337 @@
+// What Claude Code does beyond plain rule matching, each fact observed on the binary (the oracle
+// in test/oracle/claude-code.test.ts runs them all): server keys holding __, files it drops
+// whole, modes, hooks, servers kept off; and the bound on the work of deciding.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_MAPPING } from '../src/clients/claude-settings.js';
+import { claudeCodeState, decideTool, hookMatches } from '../src/clients/claude-model.js';
+import { checkClientRules } from '../src/clients/client-rules.js';
+import { RuleIndex, toolRef, type SettingsRule } from '../src/clients/permissions.js';
+import {
+  MAX_SETTINGS_BYTES,
+  readForCheck,
+  type SettingsSource,
+} from '../src/clients/settings-check.js';
+import { parseClassList } from '../src/core/classlist.js';
+
+const TOOLS = ['list_notes', 'add_note', 'delete_note'];
+const classList = parseClassList(readFileSync('mcp-tool-classes.json', 'utf8'), 'classes.json');
+
+const file = (source: SettingsSource, value: unknown) =>
+  readForCheck(
+    typeof value === 'string' ? value : JSON.stringify(value, null, 2),
+    `${source}.json`,
+    source,
+  );
+/** Each example tool's decision under the files, for server key `key`. */
+function decisions(files: ReturnType<typeof file>[], key = 'notes'): string[] {
+  const state = claudeCodeState(files);
+  return TOOLS.map((t) => decideTool(state, toolRef(key, t), t === 'list_notes').decision);
+}
+
+describe('server keys that hold __', () => {
+  const key = 'notes__x';
+  it.each([
+    ['mcp__notes', ['unset', 'unset', 'unset']],
+    ['mcp__notes__*', ['unset', 'unset', 'unset']],
+    ['mcp__notes__x', ['unset', 'unset', 'unset']],
+    ['mcp__notes__x*', ['unset', 'unset', 'unset']],
+    ['mcp__notes__x__*', ['allow', 'allow', 'allow']],
+    ['mcp__notes__x__*_note', ['unset', 'allow', 'allow']],
+    ['mcp__notes__x__list_notes', ['allow', 'unset', 'unset']],
+  ])('allow %s approves only by the key', (rule, expected) => {
+    expect(decisions([file('project', { permissions: { allow: [rule] } })], key)).toEqual(expected);
+  });
+  it.each([
+    ['mcp__notes', ['deny', 'deny', 'deny']],
+    ['mcp__notes__*', ['deny', 'deny', 'deny']],
+    ['mcp__notes__x', ['deny', 'deny', 'deny']],
+    ['mcp__notes__x_*', ['deny', 'deny', 'deny']],
+    ['mcp__notes__*_notes', ['deny', 'allow', 'allow']],
+    ['mcp__notes__y', ['allow', 'allow', 'allow']],
+  ])('deny %s reads the name split at its first __', (rule, expected) => {
+    const settings = { permissions: { deny: [rule], allow: ['mcp__notes__x__*'] } };
+    expect(decisions([file('project', settings)], key)).toEqual(expected);
+  });
+  it('no longer calls a deny that hits those tools stale, and says why an allow approves nothing', () => {
+    const list = parseClassList(
+      readFileSync('mcp-tool-classes.json', 'utf8')
+        .replaceAll('"notes"', '"notes__x"')
+        .replaceAll('"mcp__notes__', '"mcp__notes__x__'),
+      'classes.json',
+    );
+    const settings = file('project', {
+      permissions: { allow: ['mcp__notes'], deny: ['mcp__notes__x'] },
+    });
+    const check = checkClientRules(list, [settings], DEFAULT_MAPPING, '.claude/settings.json');
+    // The deny hits every tool (no rule-stale); the allow would not have approved any.
+    expect(check.toolFindings).toEqual([]);
+    expect(check.ruleFindings.map((f) => [f.rule, f.message])).toEqual([
+      [
+        'rule-ignored',
+        'allow rule "mcp__notes" in project.json line 4 approves nothing: the server key "notes__x" holds "__", and Claude Code approves its tools only by full name or mcp__notes__x__*.',
+      ],
+    ]);
+  });
+});
+
+describe('files Claude Code drops whole', () => {
+  const allowAll = file('user', { permissions: { allow: ['mcp__notes'] } });
+  it.each([
+    [
+      'a trailing comma',
+      '{"permissions": {"deny": ["mcp__notes__delete_note"],}}',
+      /not valid JSON/,
+    ],
+    ['a comment', '// c\n{"permissions": {"deny": ["mcp__notes__delete_note"]}}', /not valid JSON/],
+    ['a list', '["mcp__notes__delete_note"]', /not a JSON object/],
+    ['permissions null', '{"permissions": null}', /^permissions is not an object$/],
+    [
+      'defaultMode "yolo"',
+      { permissions: { deny: ['x'], defaultMode: 'yolo' } },
+      /defaultMode is not one of/,
+    ],
+    [
+      'additionalDirectories "/data"',
+      { permissions: { additionalDirectories: '/data' } },
+      /additionalDirectories is not a list of strings/,
+    ],
+    ['model 123', { model: 123 }, /^model is not a string$/],
+    [
+      'deny "x"',
+      { permissions: { deny: 'mcp__notes__delete_note' } },
+      /permissions.deny is not a list/,
+    ],
+    [
+      'disableBypassPermissionsMode true',
+      { permissions: { disableBypassPermissionsMode: true } },
+      /"disable"/,
+    ],
+    ['hooks.PreToolUse "x"', { hooks: { PreToolUse: 'x' } }, /hooks is not an object of lists/],
+  ])('with %s: its deny does not apply', (_name, value, why) => {
+    const dropped = file('project', value);
+    expect(dropped.ignored?.why).toMatch(why);
+    expect(dropped.rules).toEqual([]);
+    expect(decisions([allowAll, dropped])).toEqual(['allow', 'allow', 'allow']);
+  });
+  it('drops a bad entry alone and keeps unknown keys', () => {
+    const kept = file('project', {
+      foo: 1,
+      env: { A: 1 },
+      hooks: [],
+      permissions: { deny: [5, '', null, 'mcp__notes__delete_note'], extra: true },
+    });
+    expect(kept.ignored).toBeUndefined();
+    expect(kept.rules.map((r) => [r.rule, r.line])).toEqual([['mcp__notes__delete_note', 12]]);
+  });
+  it('is an error while a recorded delete tool is not denied, a warning otherwise', () => {
+    const broken = file('project', '{"permissions": {"deny": ["mcp__notes__delete_note"],}}');
+    const check = (files: ReturnType<typeof file>[]) =>
+      checkClientRules(classList, files, DEFAULT_MAPPING, '.claude/settings.json')
+        .ruleFindings.filter((f) => f.rule === 'settings-ignored')
+        .map((f) => [f.severity, f.location?.line]);
+    expect(check([broken])).toEqual([['error', 1]]);
+    const denied = file('user', { permissions: { deny: ['mcp__notes__delete_note'] } });
+    expect(check([denied, broken])).toEqual([['warning', 1]]);
+  });
+  it(`refuses a file over ${MAX_SETTINGS_BYTES} bytes, naming it`, () => {
+    expect(() => file('project', ' '.repeat(MAX_SETTINGS_BYTES + 1))).toThrow(
+      `The settings file project.json is ${MAX_SETTINGS_BYTES + 1} bytes; the check reads settings files of up to ${MAX_SETTINGS_BYTES} bytes.`,
+    );
+  });
+});
+
+describe('modes, hooks and servers kept off', () => {
+  const P = (permissions: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    ...extra,
+    permissions,
+  });
+  it.each<[string, ReturnType<typeof file>[], string[]]>([
+    [
+      'project bypassPermissions is ignored',
+      [file('project', P({ defaultMode: 'bypassPermissions' }))],
+      ['unset', 'unset', 'unset'],
+    ],
+    [
+      'local bypassPermissions is ignored',
+      [file('local', P({ defaultMode: 'bypassPermissions' }))],
+      ['unset', 'unset', 'unset'],
+    ],
+    [
+      'user bypassPermissions runs what no ask or deny decides',
+      [
+        file(
+          'user',
+          P({
+            defaultMode: 'bypassPermissions',
+            ask: ['mcp__notes__add_note'],
+            deny: ['mcp__notes__delete_note'],
+          }),
+        ),
+      ],
+      ['allow', 'ask', 'deny'],
+    ],
+    [
+      'disableBypassPermissionsMode beats it',
+      [
+        file('user', P({ defaultMode: 'bypassPermissions' })),
+        file('project', P({ disableBypassPermissionsMode: 'disable' })),
+      ],
+      ['unset', 'unset', 'unset'],
+    ],
+    [
+      'an ignored project bypass resets a user dontAsk',
+      [
+        file('user', P({ defaultMode: 'dontAsk' })),
+        file('project', P({ defaultMode: 'bypassPermissions' })),
+      ],
+      ['unset', 'unset', 'unset'],
+    ],
+    [
+      'dontAsk refuses what would ask',
+      [
+        file(
+          'project',
+          P({
+            defaultMode: 'dontAsk',
+            allow: ['mcp__notes__list_notes'],
+            ask: ['mcp__notes__add_note'],
+          }),
+        ),
+      ],
+      ['allow', 'deny', 'deny'],
+    ],
+    [
+      'plan refuses tools that are not read-only, allowed or not',
+      [file('project', P({ defaultMode: 'plan', allow: ['mcp__notes'] }))],
+      ['allow', 'deny', 'deny'],
+    ],
+    [
+      'a local default overrides a user plan',
+      [
+        file('user', P({ defaultMode: 'plan', allow: ['mcp__notes'] })),
+        file('local', P({ defaultMode: 'default' })),
+      ],
+      ['allow', 'allow', 'allow'],
+    ],
+    [
+      'a PreToolUse hook runs what no ask or deny decides',
+      [
+        file('project', {
+          hooks: { PreToolUse: [{ matcher: '', hooks: [{ type: 'command', command: 'x' }] }] },
+          permissions: { deny: ['mcp__notes__delete_note'] },
+        }),
+      ],
+      ['allow', 'allow', 'deny'],
+    ],
+    [
+      'a hook for another tool does nothing',
+      [
+        file('project', {
+          hooks: {
+            PreToolUse: [{ matcher: 'Bash|Read', hooks: [{ type: 'command', command: 'x' }] }],
+          },
+        }),
+      ],
+      ['unset', 'unset', 'unset'],
+    ],
+    [
+      'disabledMcpjsonServers keeps the server off',
+      [
+        file('local', { disabledMcpjsonServers: ['notes'] }),
+        file('project', P({ allow: ['mcp__notes'] })),
+      ],
+      ['deny', 'deny', 'deny'],
+    ],
+  ])('%s', (_name, files, expected) => {
+    expect(decisions(files)).toEqual(expected);
+  });
+  it('names the setting that decides, and reports a committed bypass as ignored', () => {
+    const project = file('project', P({ defaultMode: 'bypassPermissions' }));
+    const user = file('user', P({ defaultMode: 'bypassPermissions' }));
+    const check = checkClientRules(classList, [user, project], DEFAULT_MAPPING, 's.json');
+    expect(check.ruleFindings.map((f) => [f.rule, f.severity, f.message])).toEqual([
+      [
+        'rule-ignored',
+        'warning',
+        'defaultMode "bypassPermissions" in project.json line 3 is ignored: Claude Code takes bypassPermissions only from user settings or the command line (project settings are repo-controllable); tools are decided by the rules.',
+      ],
+    ]);
+    const honoured = checkClientRules(classList, [user], DEFAULT_MAPPING, 's.json');
+    expect(honoured.toolFindings.map((t) => t.finding.message)).toContain(
+      'delete tool mcp__notes__delete_note: "defaultMode: \\"bypassPermissions\\"" in user.json line 3 allows it, so Claude Code runs it without asking; the class list maps it to deny.',
+    );
+    const state = claudeCodeState([file('user', P({ defaultMode: 'bypassPermissions' }))]);
+    expect(decideTool(state, toolRef('notes', 'delete_note'), false)).toEqual({
+      decision: 'allow',
+      by: { list: 'allow', rule: 'defaultMode: "bypassPermissions"', file: 'user.json', line: 3 },
+    });
+  });
+  it('runs no regular expression of a hook matcher: a prefix .* is judged by its prefix, the rest match', () => {
+    expect(hookMatches('mcp__notes__.*', 'mcp__notes__add_note')).toBe(true);
+    expect(hookMatches('mcp__other__.*', 'mcp__notes__add_note')).toBe(false);
+    expect(hookMatches('(a+)+$', 'mcp__notes__add_note')).toBe(true);
+    expect(hookMatches('mcp__notes__add_note|Bash', 'mcp__notes__add_note')).toBe(true);
+  });
+});
+
+describe('the bound on deciding', () => {
+  it('5,000 tools under 20,000 rules of other servers: no tool tries another server’s rules', () => {
+    const rules: SettingsRule[] = Array.from({ length: 20_000 }, (_, i) => ({
+      list: (['allow', 'ask', 'deny'] as const)[i % 3] as SettingsRule['list'],
+      rule: i % 2 ? `mcp__s${i}__tool_${i}` : `mcp__s${i}__*_${i}*`,
+      file: 's.json',
+      line: i + 2,
+    }));
+    rules.push({ list: 'deny', rule: 'mcp__big__delete_*', file: 's.json', line: 1 });
+    const index = new RuleIndex(rules);
+    const found = Array.from(
+      { length: 5_000 },
+      (_, i) => index.decide(toolRef('big', i % 2 ? `delete_${i}` : `read_${i}`)).decision,
+    );
+    expect(found.filter((d) => d === 'deny')).toHaveLength(2_500);
+    // One glob of the tool's own server per list checked, not 20,000 rules per tool.
+    expect(index.globTries).toBeLessThanOrEqual(5_000 * 3);
+  });
+  it('5,000 tools of one server under 20,000 globs of that server: each tool tries only globs with its start and end', () => {
+    const rules: SettingsRule[] = Array.from({ length: 20_000 }, (_, i) => ({
+      list: (['allow', 'ask', 'deny'] as const)[i % 3] as SettingsRule['list'],
+      rule: i % 2 ? `mcp__big__t${i}_*` : `mcp__big__*_x${i}`,
+      file: 's.json',
+      line: i + 1,
+    }));
+    const index = new RuleIndex(rules);
+    const found = Array.from({ length: 5_000 }, (_, i) =>
+      index.decide(toolRef('big', `t${i}_x${i}`)),
+    );
+    // t1_x1: "mcp__big__t1_*" (i = 1, ask) decides; t2_x2: "mcp__big__*_x2" (i = 2, deny).
+    expect(found[1]).toMatchObject({ decision: 'ask', by: { rule: 'mcp__big__t1_*' } });
+    expect(found[2]).toMatchObject({ decision: 'deny', by: { rule: 'mcp__big__*_x2' } });
+    expect(index.globTries).toBeLessThanOrEqual(5_000 * 3 * 2);
+  });
+  it('the check of 5,000 recorded tools against 20,000 rules looks each tool up, not each pair', () => {
+    const tools = Object.fromEntries(
+      Array.from({ length: 5_000 }, (_, i) => [
+        `tool_${i}`,
+        { class: 'read', reach: 'closed', hints: {} },
+      ]),
+    );
+    const text = JSON.stringify({
+      permissions: {
+        allow: Array.from({ length: 20_000 }, (_, i) => `mcp__other${i}__t*`),
+      },
+    });
+    const settings = readForCheck(text, 's.json', 'project');
+    const list = {
+      tools: new Map(
+        Object.keys(tools).map((t) => [
+          `mcp__big__${t}`,
+          { server: 'big', tool: t, class: 'read', reach: 'closed' },
+        ]),
+      ),
+    } as unknown as Parameters<typeof checkClientRules>[0];
+    const check = checkClientRules(list, [settings], DEFAULT_MAPPING, 's.json');
+    // Every rule is stale (it names a server not recorded); the work is per tool and per rule.
+    expect(check.ruleFindings).toHaveLength(20_000);
+  });
+});

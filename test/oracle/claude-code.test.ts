@@ -1,0 +1,320 @@
+// The real Claude Code is the oracle for the settings check: for each settings shape below it
+// tries list_notes, add_note and delete_note of the example server, and what it did (ran, asked,
+// refused) must be what check --settings says it decides. Skipped with SKIP_ORACLES=1.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { copyFile } from 'node:fs/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, removeTempDirs, runCli, tempDir } from '../support/cli.js';
+import { checked, observe, pooled, project, type Case, type Observed } from './harness.js';
+
+const skip = process.env.SKIP_ORACLES === '1';
+afterAll(removeTempDirs);
+
+const P = (permissions: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  ...extra,
+  permissions,
+});
+const ALLOW_ALL = P({ allow: ['mcp__notes'] });
+const DENY_DELETE = ['mcp__notes__delete_note'];
+const X = 'mcp__notes__x';
+const hook = (matcher: string) => ({
+  hooks: {
+    PreToolUse: [
+      {
+        matcher,
+        hooks: [
+          {
+            type: 'command',
+            command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`,
+          },
+        ],
+      },
+    ],
+  },
+});
+const SANDBOX = { IS_SANDBOX: '1' };
+
+/** Settings shapes, each verified on the binary: [what it shows, the case]. */
+const MATRIX: [string, Case][] = [
+  // Plain rule matching.
+  [
+    'a server-wide allow, a glob deny',
+    { project: P({ allow: ['mcp__notes'], deny: ['mcp__notes__delete_*'] }) },
+  ],
+  ['a glob in the tool part', { project: P({ allow: ['mcp__notes__*_notes'] }) }],
+  [
+    'allow globs outside the tool part, parentheses',
+    {
+      project: P({
+        allow: ['mcp__*', 'mcp__no*', 'mcp__notes__list_notes(x)', 'mcp__notes__add_note'],
+      }),
+    },
+  ],
+  [
+    'a user deny against a project allow',
+    { user: P({ deny: DENY_DELETE }), project: P({ allow: ['mcp__notes__*'] }) },
+  ],
+  [
+    'a project ask beating a local allow',
+    { project: P({ ask: ['mcp__notes__add_note'] }), local: ALLOW_ALL },
+  ],
+  [
+    'an ask glob over every MCP tool',
+    { project: P({ ask: ['mcp__*'], allow: ['mcp__notes__list_notes'] }) },
+  ],
+  ['a deny glob in the server part', { project: P({ deny: ['mcp__no*'], allow: ['mcp__notes'] }) }],
+  ['** as *', { project: P({ allow: ['mcp__notes__**'] }) }],
+  [
+    '? and [...] literal',
+    { project: P({ allow: ['mcp__notes__list_note?', 'mcp__notes__[a]dd_note'] }) },
+  ],
+  [
+    'two globs in the tool part',
+    { project: P({ allow: ['mcp__notes__l*t*s'], deny: ['mcp__notes__*e*e*'] }) },
+  ],
+  [
+    'case-sensitive server and tool',
+    { project: P({ allow: ['mcp__Notes', 'mcp__notes__List_notes'], deny: ['mcp__NOTES'] }) },
+  ],
+  [
+    'whitespace never trimmed',
+    {
+      project: P({
+        allow: [' mcp__notes__list_notes', 'mcp__notes__add_note '],
+        deny: [' mcp__notes'],
+      }),
+    },
+  ],
+  // Server keys holding __.
+  [
+    'key notes__x: allow mcp__notes, mcp__notes__*, mcp__notes__x',
+    { key: 'notes__x', project: P({ allow: ['mcp__notes', 'mcp__notes__*', X, `${X}*`] }) },
+  ],
+  ['key notes__x: allow mcp__notes__x__*', { key: 'notes__x', project: P({ allow: [`${X}__*`] }) }],
+  [
+    'key notes__x: allow by name and tool glob',
+    { key: 'notes__x', project: P({ allow: [`${X}__list_notes`, `${X}__*_note`] }) },
+  ],
+  [
+    'key notes__x: deny mcp__notes',
+    { key: 'notes__x', project: P({ deny: ['mcp__notes'], allow: [`${X}__*`] }) },
+  ],
+  [
+    'key notes__x: deny mcp__notes__x',
+    { key: 'notes__x', project: P({ deny: [X], allow: [`${X}__*`] }) },
+  ],
+  [
+    'key notes__x: deny mcp__notes__*_notes',
+    { key: 'notes__x', project: P({ deny: ['mcp__notes__*_notes'], allow: [`${X}__*`] }) },
+  ],
+  [
+    'key notes__x: deny mcp__notes__y, by name',
+    {
+      key: 'notes__x',
+      project: P({ deny: ['mcp__notes__y', `${X}__delete_note`], allow: [`${X}__*`] }),
+    },
+  ],
+  [
+    'key notes__x: ask mcp__notes__*',
+    { key: 'notes__x', project: P({ ask: ['mcp__notes__*'], allow: [`${X}__list_notes`] }) },
+  ],
+  // Files Claude Code drops whole, and entries it drops alone.
+  [
+    'a project file with a trailing comma',
+    { user: ALLOW_ALL, project: '{"permissions": {"deny": ["mcp__notes__delete_note"],}}\n' },
+  ],
+  [
+    'a project file with a comment',
+    { user: ALLOW_ALL, project: '// no\n{"permissions": {"deny": ["mcp__notes__delete_note"]}}\n' },
+  ],
+  ['a project file that is a list', { user: ALLOW_ALL, project: '["mcp__notes__delete_note"]\n' }],
+  [
+    'defaultMode "yolo"',
+    { user: ALLOW_ALL, project: P({ deny: DENY_DELETE, defaultMode: 'yolo' }) },
+  ],
+  [
+    'additionalDirectories "/data"',
+    { user: ALLOW_ALL, project: P({ deny: DENY_DELETE, additionalDirectories: '/data' }) },
+  ],
+  ['model 123', { user: ALLOW_ALL, project: P({ deny: DENY_DELETE }, { model: 123 }) }],
+  [
+    'deny that is a string',
+    {
+      user: ALLOW_ALL,
+      project: P({ deny: 'mcp__notes__delete_note', ask: ['mcp__notes__add_note'] }),
+    },
+  ],
+  ['permissions null', { user: ALLOW_ALL, project: '{"permissions": null}\n' }],
+  [
+    'disableBypassPermissionsMode true',
+    { user: ALLOW_ALL, project: P({ deny: DENY_DELETE, disableBypassPermissionsMode: true }) },
+  ],
+  [
+    'hooks.PreToolUse a string',
+    {
+      user: ALLOW_ALL,
+      project: { hooks: { PreToolUse: 'x' }, permissions: { deny: DENY_DELETE } },
+    },
+  ],
+  [
+    'a broken user file',
+    { user: '{"permissions": {"deny": ["mcp__notes__delete_note"]},}', project: ALLOW_ALL },
+  ],
+  ['a broken local file', { local: '{', project: P({ allow: ['mcp__notes__list_notes'] }) }],
+  [
+    'bad entries dropped alone',
+    { user: ALLOW_ALL, project: P({ deny: [5, '', null, 'mcp__notes__delete_note'] }) },
+  ],
+  [
+    'unknown keys kept',
+    {
+      user: ALLOW_ALL,
+      project: P({ deny: DENY_DELETE, extra: 1 }, { foo: [1], env: { A: 1 }, hooks: [] }),
+    },
+  ],
+  [
+    'duplicate permissions: the last counts',
+    {
+      user: ALLOW_ALL,
+      project:
+        '{"permissions": {"deny": ["mcp__notes__delete_note"]}, "permissions": {"deny": ["mcp__notes__add_note"]}}\n',
+    },
+  ],
+  // Trust.
+  [
+    'a tracked settings.local.json',
+    { trackLocal: true, local: P({ allow: ['mcp__notes'], deny: DENY_DELETE }) },
+  ],
+  ['an untracked settings.local.json', { local: P({ allow: ['mcp__notes'] }) }],
+  // Modes.
+  [
+    'project bypassPermissions',
+    { env: SANDBOX, project: P({ defaultMode: 'bypassPermissions', deny: DENY_DELETE }) },
+  ],
+  ['local bypassPermissions', { env: SANDBOX, local: P({ defaultMode: 'bypassPermissions' }) }],
+  [
+    'user bypassPermissions with ask and deny',
+    {
+      env: SANDBOX,
+      user: P({
+        defaultMode: 'bypassPermissions',
+        ask: ['mcp__notes__add_note'],
+        deny: DENY_DELETE,
+      }),
+    },
+  ],
+  [
+    'user bypassPermissions, project disables it',
+    {
+      env: SANDBOX,
+      user: P({ defaultMode: 'bypassPermissions' }),
+      project: P({ disableBypassPermissionsMode: 'disable' }),
+    },
+  ],
+  [
+    'project bypassPermissions resets a user dontAsk',
+    {
+      env: SANDBOX,
+      user: P({ defaultMode: 'dontAsk' }),
+      project: P({ defaultMode: 'bypassPermissions' }),
+    },
+  ],
+  [
+    'project dontAsk',
+    {
+      project: P({
+        defaultMode: 'dontAsk',
+        allow: ['mcp__notes__list_notes'],
+        ask: ['mcp__notes__add_note'],
+      }),
+    },
+  ],
+  [
+    'project dontAsk over user bypass',
+    {
+      env: SANDBOX,
+      user: P({ defaultMode: 'bypassPermissions' }),
+      project: P({ defaultMode: 'dontAsk', allow: ['mcp__notes__add_note'] }),
+    },
+  ],
+  [
+    'project plan with everything allowed',
+    { project: P({ defaultMode: 'plan', allow: ['mcp__notes'] }) },
+  ],
+  [
+    'user plan, local default',
+    {
+      user: P({ defaultMode: 'plan', allow: ['mcp__notes'] }),
+      local: P({ defaultMode: 'default' }),
+    },
+  ],
+  [
+    'acceptEdits',
+    { project: P({ defaultMode: 'acceptEdits', allow: ['mcp__notes__list_notes'] }) },
+  ],
+  [
+    'defaultMode manual and auto',
+    {
+      project: P({ defaultMode: 'manual', deny: DENY_DELETE }),
+      local: P({ defaultMode: 'auto' }),
+      user: ALLOW_ALL,
+    },
+  ],
+  // Hooks and servers kept off.
+  ['a PreToolUse hook that approves', { project: hook('mcp__notes__.*') }],
+  [
+    'a hook that approves against deny and ask',
+    { project: { ...hook(''), permissions: { deny: DENY_DELETE, ask: ['mcp__notes__add_note'] } } },
+  ],
+  ['a hook for another tool', { project: hook('Bash') }],
+  [
+    'disabledMcpjsonServers in local settings',
+    { local: { disabledMcpjsonServers: ['notes'] }, project: ALLOW_ALL },
+  ],
+  [
+    'disabledMcpjsonServers in project settings',
+    { project: { disabledMcpjsonServers: ['notes'], ...ALLOW_ALL } },
+  ],
+];
+
+// Three cases at once: each is Claude Code, the example server twice and a check.
+const slot = pooled(3);
+
+// The timeout is a hang guard for a case that waits its turn in the pool.
+describe
+  .skipIf(skip)
+  .concurrent('the real Claude Code agrees with check --settings', { timeout: 600_000 }, () => {
+    it('with the rules the class list maps to (rules --write): list_notes runs, add_note asks, delete_note is denied', async () => {
+      await slot(async () => {
+        const dir = await tempDir();
+        await copyFile(join(ROOT, 'mcp-tool-classes.json'), join(dir, 'mcp-tool-classes.json'));
+        const written = await runCli(['rules', '--write', '.claude/settings.json'], { cwd: dir });
+        expect(written.code, written.stderr).toBe(0);
+        const generated = JSON.parse(
+          await readFile(join(dir, '.claude/settings.json'), 'utf8'),
+        ) as unknown;
+        const p = await project({ project: generated });
+        const seen = await observe(p);
+        expect(seen.observed).toEqual({
+          list_notes: 'allow',
+          add_note: 'ask',
+          delete_note: 'deny',
+        });
+        // list_notes ran: the server itself answered.
+        expect(seen.results.get('mcp__notes__list_notes')?.text).toBe('No notes saved.');
+        expect((await checked(p)).decisions).toEqual(seen.observed);
+      });
+    });
+
+    it.each(MATRIX)('with %s', async (_name, c) => {
+      await slot(async () => {
+        const p = await project(c);
+        const seen = await observe(p, c.env);
+        const ours = await checked(p);
+        expect(ours.decisions, ours.run.stdout.slice(0, 4000)).toEqual(seen.observed);
+      });
+    });
+  });
+
+export type { Observed };
