@@ -5,12 +5,12 @@ import { copyFile, mkdir, readdir, readFile, realpath, symlink, writeFile } from
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeConfined, type WriteRoot } from '../src/confined.js';
-import { describeError } from '../src/errors.js';
-import { TOKEN } from './support/action.js';
-import { prWorkspace, quote, runIn } from './support/action-workspace.js';
-import { EXAMPLE, notesSpec, removeTempDirs, ROOT, runCli, tempDir } from './support/cli.js';
-import { startGitHubApi, type FakeGitHub } from './support/github-api.js';
+import { writeConfined, type WriteRoot } from '../../src/confined.js';
+import { describeError } from '../../src/errors.js';
+import { TOKEN } from '../support/action.js';
+import { prWorkspace, quote, runIn } from '../support/action-workspace.js';
+import { EXAMPLE, notesSpec, removeTempDirs, ROOT, runCli, tempDir } from '../support/cli.js';
+import { startGitHubApi, type FakeGitHub } from '../support/github-api.js';
 
 afterAll(removeTempDirs);
 

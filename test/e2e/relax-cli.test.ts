@@ -14,7 +14,7 @@ import {
   tempDir,
   withAnnotations,
   writeConfig,
-} from './support/cli.js';
+} from '../support/cli.js';
 
 const exec = promisify(execFile);
 type Spec = Awaited<ReturnType<typeof notesSpec>>;

@@ -3,16 +3,16 @@
 // whole, modes, hooks, servers kept off; and the bound on the work of deciding.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAPPING } from '../src/clients/claude-settings.js';
-import { claudeCodeState, decideTool, hookMatches } from '../src/clients/claude-model.js';
-import { checkClientRules } from '../src/clients/client-rules.js';
-import { RuleIndex, toolRef, type SettingsRule } from '../src/clients/permissions.js';
+import { DEFAULT_MAPPING } from '../../src/clients/claude-settings.js';
+import { claudeCodeState, decideTool, hookMatches } from '../../src/clients/claude-model.js';
+import { checkClientRules } from '../../src/clients/client-rules.js';
+import { RuleIndex, toolRef, type SettingsRule } from '../../src/clients/permissions.js';
 import {
   MAX_SETTINGS_BYTES,
   readForCheck,
   type SettingsSource,
-} from '../src/clients/settings-check.js';
-import { parseClassList } from '../src/core/classlist.js';
+} from '../../src/clients/settings-check.js';
+import { parseClassList } from '../../src/core/classlist.js';
 
 const TOOLS = ['list_notes', 'add_note', 'delete_note'];
 const classList = parseClassList(readFileSync('mcp-tool-classes.json', 'utf8'), 'classes.json');

@@ -1,8 +1,8 @@
 // The PR's config against the base commit's, as an allow-list: each difference relaxes the check
 // (config-relaxed) unless it is one of the few changes that cannot weaken it.
 import { describe, expect, it } from 'vitest';
-import { readConfigFile, type ConfigFile } from '../src/config/file.js';
-import { configRelaxations, startChanges } from '../src/config/relaxations.js';
+import { readConfigFile, type ConfigFile } from '../../src/config/file.js';
+import { configRelaxations, startChanges } from '../../src/config/relaxations.js';
 
 const SERVER = { command: 'node', args: ['server.mjs'], env: { TOKEN: 's3cret-value' } };
 

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { NPX_COMMAND, VERSION } from '../src/version.js';
-import { CLI, ROOT, runNode } from './support/cli.js';
-import { checkWorkflow, stepsOf, type Workflow } from './support/workflow.js';
+import { NPX_COMMAND, VERSION } from '../../src/version.js';
+import { CLI, ROOT, runNode } from '../support/cli.js';
+import { checkWorkflow, stepsOf, type Workflow } from '../support/workflow.js';
 
 const exec = promisify(execFile);
 const WORKFLOWS = join(ROOT, '.github/workflows');

@@ -4,9 +4,9 @@
 // outputs, the JSON report and the PR comment.
 import { readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ActionRun } from './support/action.js';
-import { prWorkspace, quote, runIn } from './support/action-workspace.js';
-import { notesSpec } from './support/cli.js';
+import type { ActionRun } from '../support/action.js';
+import { prWorkspace, quote, runIn } from '../support/action-workspace.js';
+import { notesSpec } from '../support/cli.js';
 import {
   CONFIG_VALUE,
   ECHO_SECRETS,
@@ -14,8 +14,8 @@ import {
   leaks,
   PASSED_VALUE,
   SECRET_ARGS,
-} from './support/echoed-secrets.js';
-import { startGitHubApi, type FakeGitHub } from './support/github-api.js';
+} from '../support/echoed-secrets.js';
+import { startGitHubApi, type FakeGitHub } from '../support/github-api.js';
 
 const MARKER = '<!-- mcp-annotation-auditor:notes -->';
 

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inputSecrets } from '../src/config/inputs.js';
+import { inputSecrets } from '../../src/config/inputs.js';
 import {
   checkWithoutClassList,
   EXAMPLE,
@@ -13,7 +13,7 @@ import {
   SERVERS,
   tempDir,
   writeConfig,
-} from './support/cli.js';
+} from '../support/cli.js';
 import {
   auditorEnv,
   CONFIG_VALUE,
@@ -21,9 +21,9 @@ import {
   GIVEN_VALUE,
   leaks,
   SECRET_ARGS,
-} from './support/echoed-secrets.js';
-import { expectCouldNotAudit } from './support/pids.js';
-import { killAllFixtures, spawnFixture } from './support/spawn-fixture.js';
+} from '../support/echoed-secrets.js';
+import { expectCouldNotAudit } from '../support/pids.js';
+import { killAllFixtures, spawnFixture } from '../support/spawn-fixture.js';
 
 const ENV_DUMP = join(SERVERS, 'env-dump.mjs');
 

@@ -4,10 +4,10 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TOKEN } from './support/action.js';
-import { prWorkspace, quote, runIn } from './support/action-workspace.js';
-import { notesSpec, runCli, SERVERS, tempDir, withAnnotations } from './support/cli.js';
-import { DEFAULT_BASE_SHA, startGitHubApi, type FakeGitHub } from './support/github-api.js';
+import { TOKEN } from '../support/action.js';
+import { prWorkspace, quote, runIn } from '../support/action-workspace.js';
+import { notesSpec, runCli, SERVERS, tempDir, withAnnotations } from '../support/cli.js';
+import { DEFAULT_BASE_SHA, startGitHubApi, type FakeGitHub } from '../support/github-api.js';
 
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
 const CONFIG = '.github/mcp-annotation-auditor.yml';

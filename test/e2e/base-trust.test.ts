@@ -8,7 +8,7 @@ import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { json, notesSpec, runCli, SERVERS, tempDir, withAnnotations } from './support/cli.js';
+import { json, notesSpec, runCli, SERVERS, tempDir, withAnnotations } from '../support/cli.js';
 
 const exec = promisify(execFile);
 type Spec = Awaited<ReturnType<typeof notesSpec>>;

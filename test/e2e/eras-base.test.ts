@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { auditListings } from '../src/core/listings.js';
+import { auditListings } from '../../src/core/listings.js';
 import {
   json,
   notesSpec,
@@ -15,7 +15,7 @@ import {
   tempDir,
   withAnnotations,
   writeConfig,
-} from './support/cli.js';
+} from '../support/cli.js';
 
 const exec = promisify(execFile);
 type Spec = Awaited<ReturnType<typeof notesSpec>>;

@@ -6,15 +6,15 @@ import { mkdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pullRequestEvent, TOKEN } from './support/action.js';
-import { runIn } from './support/action-workspace.js';
-import { notesSpec, runCli, SERVERS, tempDir, withAnnotations } from './support/cli.js';
+import { pullRequestEvent, TOKEN } from '../support/action.js';
+import { runIn } from '../support/action-workspace.js';
+import { notesSpec, runCli, SERVERS, tempDir, withAnnotations } from '../support/cli.js';
 import {
   DEFAULT_BASE_SHA,
   DEFAULT_HEAD_SHA,
   startGitHubApi,
   type FakeGitHub,
-} from './support/github-api.js';
+} from '../support/github-api.js';
 
 const exec = promisify(execFile);
 type Spec = Awaited<ReturnType<typeof notesSpec>>;

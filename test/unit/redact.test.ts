@@ -7,8 +7,8 @@ import {
   secretsOf,
   secretsOfEnv,
   secretsOfValue,
-} from '../src/redact.js';
-import { TailBuffer } from '../src/server/process.js';
+} from '../../src/redact.js';
+import { TailBuffer } from '../../src/server/process.js';
 
 const ROOT = '/work/repo';
 const JWT =

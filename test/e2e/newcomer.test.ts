@@ -7,9 +7,9 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { beforeAll } from 'vitest';
-import { NPX_COMMAND, VERSION } from '../src/version.js';
-import { pullRequestEvent, TOKEN } from './support/action.js';
-import { prWorkspace, quote, recordedClassList, runIn } from './support/action-workspace.js';
+import { NPX_COMMAND, VERSION } from '../../src/version.js';
+import { pullRequestEvent, TOKEN } from '../support/action.js';
+import { prWorkspace, quote, recordedClassList, runIn } from '../support/action-workspace.js';
 import {
   notesSpec,
   ROOT,
@@ -18,9 +18,9 @@ import {
   specServer,
   tempDir,
   withAnnotations,
-} from './support/cli.js';
-import { npmEnv, packPackage, repoWithPackage, sh, type Packed } from './support/package.js';
-import { DEFAULT_BASE_SHA, startGitHubApi, type FakeGitHub } from './support/github-api.js';
+} from '../support/cli.js';
+import { npmEnv, packPackage, repoWithPackage, sh, type Packed } from '../support/package.js';
+import { DEFAULT_BASE_SHA, startGitHubApi, type FakeGitHub } from '../support/github-api.js';
 
 interface Step {
   uses?: string;
