@@ -97,7 +97,7 @@ export async function writeRulesOutput(
   try {
     if (!list) return core.setOutput('rules', '');
     const text = mergePermissions(undefined, permissionsFor(list, mapping), serversOf(list));
-    path = await stepFile(env, 'claude-settings.json');
+    path = await stepFile(env, 'claude-settings.json', 'the Claude Code settings file');
     const what = 'the Claude Code settings file';
     await writeConfined(path, text, await runnerTempRoot(env), what);
     core.setOutput('rules', path);

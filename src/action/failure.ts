@@ -95,7 +95,7 @@ async function writeFailedRun(run: FailedRun, env: NodeJS.ProcessEnv): Promise<v
   // Named in a warning if even the step's folder cannot be made.
   let path = join(env.RUNNER_TEMP ?? tmpdir(), 'mcp-annotation-auditor', 'report.json');
   try {
-    path = await stepFile(env, 'report.json');
+    path = await stepFile(env, 'report.json', 'the report');
     await writeConfined(path, renderFailedRun(run), await runnerTempRoot(env), 'the report');
     core.setOutput('report', path);
   } catch (error) {

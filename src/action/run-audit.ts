@@ -329,7 +329,7 @@ async function audit(context: ActionContext, settings: Settings, known: Known): 
     appendSummary(`> ${context.base.none}\n`);
   }
   const reportPath = await within(after, async () => {
-    const path = await stepFile(env, 'report.json');
+    const path = await stepFile(env, 'report.json', 'the report');
     await writeConfined(path, json, await runnerTempRoot(env), 'the report');
     return path;
   });

@@ -12,7 +12,7 @@ import {
   utf8Bytes,
   type Table,
 } from './table.js';
-import { distinctFixes, unpinnedNote, verdictLine } from './text.js';
+import { distinctFixes, runThis, unpinnedNote, verdictLine } from './text.js';
 
 /* The report as markdown: the CLI's --format markdown and the action's job summary. */
 
@@ -36,7 +36,7 @@ function serverHeading(s: ServerReport): string[] {
 /** The first-run block in markdown: the update command as a code block to copy. */
 function firstRunMarkdown(report: Report): string[] {
   return [
-    `**No class list yet** (\`${codeSpanSafe(report.classList, 200)}\` does not exist). Run this exact command, review the file, and commit it:`,
+    `**No class list yet** (\`${codeSpanSafe(report.classList, 200)}\` does not exist). ${runThis(report.updateCommand)}, review the file, and commit it:`,
     '',
     ...codeBlock(report.updateCommand ?? `${NPX_COMMAND} update`, 'sh'),
     '',
@@ -70,7 +70,7 @@ function acceptMarkdown(report: Report): string[] {
   if (report.mode !== 'check' || report.firstRun || !report.updateCommand || !(changed || drift))
     return [];
   return [
-    '**To accept an intended change**, run this exact command, review the diff of the class list and commit it:',
+    `**To accept an intended change**, ${runThis(report.updateCommand).toLowerCase()}, review the diff of the class list and commit it:`,
     '',
     ...codeBlock(report.updateCommand, 'sh'),
     '',

@@ -189,11 +189,21 @@ function nextStep(report: Report): string {
   return `Next: fix what each finding says (What to do), waive one with a reason in the config file, or, for an intended change, run ${drift && report.updateCommand ? update : 'the update command'} and commit the class list.`;
 }
 
+/**
+ * How a printed command is to be run: exactly as printed, or once its placeholders (a hidden
+ * secret, the URL) are filled in, as its trailing shell comment says.
+ */
+export function runThis(command: string | undefined): string {
+  return command?.includes(' # ')
+    ? 'Run this command, once you have filled in what its comment names'
+    : 'Run this exact command';
+}
+
 /** Said once, first, when check runs with no class list yet: how to start one. */
 function firstRunText(report: Report): string {
   return [
     `No class list yet: ${report.classList} does not exist. To start one:`,
-    `  1. Run this exact command:`,
+    `  1. ${runThis(report.updateCommand)}:`,
     `       ${report.updateCommand ?? `${NPX_COMMAND} update`}`,
     `  2. Review ${report.classList}: each tool's class (read, edit or delete) is what reviewers accept.`,
     `  3. Commit it. From then on, check compares the live server with it on every change.`,

@@ -131,10 +131,16 @@ describe('check --base-ref follows symlinks as the base commit stored them', () 
   it('a symlink in the base commit that leaves the repository is refused, exit 2', async () => {
     const dir = await tempDir();
     const repo = join(dir, 'repo');
-    await mkdir(join(dir, 'outside'), { recursive: true });
     await mkdir(repo);
+    // update writes only inside the repository: the list is recorded there, then moved out and
+    // linked back before the base commit is made.
+    await git(repo, 'init', '-q');
+    await put(repo, { [CONFIG]: config });
+    await writeFile(join(repo, 'spec.json'), JSON.stringify(await notesSpec()));
+    await recorded(repo);
+    await rename(join(repo, 'mcp'), join(dir, 'outside'));
     await symlink('../outside', join(repo, 'mcp'));
-    await baseRepository(repo, { [CONFIG]: config });
+    await commitAll(repo, 'base');
     const run = await cli(repo, 'check', '--base-ref', 'HEAD');
     expect(run.code, run.stdout + run.stderr).toBe(2);
     expect(run.stderr).toContain('mcp/classes.json at HEAD leaves the repository');

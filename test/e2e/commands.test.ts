@@ -19,7 +19,14 @@ describe('a base class list that does not parse', () => {
     let original: string[];
     ({ original, dropped } = await droppedHintServers(dir));
     list = join(dir, 'mcp-tool-classes.json');
-    await runCli(['update', '--class-list', list, '--', ...original]);
+    // update writes only inside the current folder's repository: run it from the list's folder.
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      await runCli(['update', '--class-list', list, '--', ...original]);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it('--base-ref only warns too, naming the class list at that ref', async () => {

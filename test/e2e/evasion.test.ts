@@ -247,7 +247,7 @@ describe('update of one server of a class list that records two', () => {
     // check names the prune, not the command that used to delete the entries.
     const checked = await runCli(['check', '--format', 'json', ...flags, '--', 'node', EXAMPLE]);
     expect(json(checked).findings.find((f) => f.rule === 'unrecorded-change')?.fix).toContain(
-      `otherwise remove its entries with \`npx mcp-annotation-auditor@0.1.0 update --prune --class-list ${list} -- node ${EXAMPLE}\``,
+      `otherwise remove its entries with \`npx mcp-annotation-auditor@0.1.0 update --prune --server-name notes --class-list ${list} -- node ${EXAMPLE}\``,
     );
 
     const pruned = await runCli(['update', '--prune', ...flags, '--', 'node', EXAMPLE], {

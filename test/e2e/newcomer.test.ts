@@ -1,7 +1,7 @@
 // A newcomer's first day: the README's workflow copied as it is, and the action run with exactly
 // its inputs in a repository that has only a server and its class list; every command the tool
 // prints, pasted as it is; one story for what clears a dropped hint.
-import { readFile, mkdir, writeFile } from 'node:fs/promises';
+import { readFile, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -86,6 +86,14 @@ describe("the README's workflow, as written", () => {
   });
 });
 
+/**
+ * The fixture servers as a folder of the repository (`fixtures/`, a link): a command line shows
+ * only paths inside the repository, so a server outside it would print as `***`.
+ */
+async function fixturesIn(dir: string): Promise<void> {
+  await symlink(SERVERS, join(dir, 'fixtures'));
+}
+
 /** Every command of ours an output prints for pasting: code spans, code blocks, indented lines. */
 function printedCommands(output: string): string[] {
   const found = new Set<string>();
@@ -112,7 +120,8 @@ describe('every command the tool prints runs when pasted', () => {
   it('text, markdown, job summary and comment: each printed command runs, byte for byte', async () => {
     const repo = await repoWithPackage(packed);
     const env = npmEnv(packed.cache);
-    const server = ['node', join(SERVERS, 'configurable.mjs'), 'notes.json'];
+    await fixturesIn(repo);
+    const server = ['node', 'fixtures/configurable.mjs', 'notes.json'];
     const spec = await notesSpec();
     const outputs: Record<string, string> = {};
     // The first run: no class list yet.
@@ -164,7 +173,9 @@ describe('the update command names the server it records', () => {
   it('a server named from its serverInfo: the printed command pins that name', async () => {
     const dir = await tempDir();
     const spec = { ...(await notesSpec()), name: 'mcp-servers/everything' };
-    const server = await specServer(dir, 'spec.json', spec);
+    await specServer(dir, 'spec.json', spec);
+    await fixturesIn(dir);
+    const server = ['node', 'fixtures/configurable.mjs', 'spec.json'];
     const first = await runCli(['check', '--', ...server], { cwd: dir });
     const printed = /Run this exact command:\n\s+(.+)\n/.exec(first.stdout)?.[1] as string;
     expect(printed).toBe(
@@ -279,10 +290,12 @@ describe('one story for a dropped hint a policy requires', () => {
       base: spec,
       head: withAnnotations(spec, 'add_note', { readOnlyHint: true }),
     });
-    const run = await runIn(api, dir, { command: quote(head), comment: 'never' });
+    await fixturesIn(dir);
+    const server = ['node', 'fixtures/configurable.mjs', head[2] as string];
+    const run = await runIn(api, dir, { command: quote(server), comment: 'never' });
     expect(api.commentsOn(1)).toHaveLength(0);
     expect(run.summary).toContain(
-      `**To accept an intended change**, run this exact command, review the diff of the class list and commit it:\n\n\`\`\`sh\n${NPX_COMMAND} update --server-name notes -- ${head.join(' ')}\n\`\`\``,
+      `**To accept an intended change**, run this exact command, review the diff of the class list and commit it:\n\n\`\`\`sh\n${NPX_COMMAND} update --server-name notes -- ${server.join(' ')}\n\`\`\``,
     );
   });
 });

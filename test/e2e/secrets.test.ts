@@ -222,7 +222,7 @@ describe('secrets in what the audit shows', () => {
     };
     expect(report.servers[0]?.target).toBe(`${origin}/***`);
     expect(report.updateCommand).toBe(
-      "npx mcp-annotation-auditor@0.1.0 update --url '<url>' # replace <url> with the server's URL",
+      "npx mcp-annotation-auditor@0.1.0 update --server-name notes --url '<url>' # replace <url> with the server's URL",
     );
     const text = await runCli(['list', '--url', url as string], { cwd: dir });
     expect(text.stdout).toContain(`notes (${origin}/***, legacy era)`);
@@ -255,7 +255,7 @@ describe('secrets in what the audit shows', () => {
       `node *** postgresql://***@db.internal/*** --api-key ***`,
     );
     expect(report.updateCommand).toBe(
-      `npx mcp-annotation-auditor@0.1.0 update -- node '***' 'postgresql://***@db.internal/***' --api-key '***' # replace each *** with the secret it stands for`,
+      `npx mcp-annotation-auditor@0.1.0 update --server-name notes -- node '***' 'postgresql://***@db.internal/***' --api-key '***' # replace each *** with the secret it stands for`,
     );
     // Run in the repository, the path inside it is shown.
     const inRepo = await runCli(['check', '--format', 'json', '--', ...server]);

@@ -88,7 +88,7 @@ describe('the first check', () => {
     const lines = run.stdout.split('\n');
     expect(lines.slice(0, 3)).toEqual([
       'No class list yet: mcp-tool-classes.json does not exist. To start one:',
-      '  1. Run this exact command:',
+      '  1. Run this command, once you have filled in what its comment names:',
       // The fixture server is outside the folder the audit runs in: its path is not shown.
       `       npx mcp-annotation-auditor@${VERSION} update --server-name many -- node '***' ${server[2]} # replace each *** with the secret it stands for`,
     ]);
