@@ -2,7 +2,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/.cache/', 'bench/.node/'] },
+  {
+    ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/.cache/', 'bench/.node/', '.vitest-tmp/'],
+  },
   js.configs.recommended,
   {
     files: ['**/*.ts'],
