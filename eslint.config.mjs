@@ -3,7 +3,14 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/.cache/', 'bench/.node/', '.vitest-tmp/'],
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'coverage/',
+      'bench/.cache/',
+      'bench/.node/',
+      '.vitest-tmp/',
+    ],
   },
   js.configs.recommended,
   {
