@@ -257,30 +257,31 @@ function base64Forms(bytes: Buffer): string[] {
   return forms;
 }
 
-/** The named entities every HTML escaper writes. */
-const NAMED_ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-};
+/** The named entities most HTML escapers write. */
+const NAMED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
 /**
  * What HTML escapes of a secret a page or a templated description may carry, each a whole style
- * (mixing styles within one value is not caught): named (`&amp;`, `&quot;`, `&#39;`: most
- * escapers), Go's html/template (`&#34;`, `&#39;`, `&#43;`), the mustache/OWASP one (`&#x27;`,
- * `&#x2F;`, `&#x3D;`, `&#x60;`), and every character that may be escaped as `&#NN;` or as
- * `&#xNN;`. Only the characters escapers touch: any other is as given in every style.
+ * (a mix of styles within one value is not caught): the named entities with `'` as `&#39;`
+ * (lodash, Rails), as `&#x27;` (Python's html.escape) or as `&#039;` (PHP); Go's html/template
+ * (`&#34;`, `&#39;`, `&#43;`) and html.EscapeString (without `&#43;`); mustache's (`&#x2F;`,
+ * `&#x60;`, `&#x3D;` too); and every character that may be escaped as `&#NN;`, or as `&#xNN;`.
+ * A character no style names is as given.
  */
+const HTML_TABLES: Record<string, string>[] = [
+  { ...NAMED, "'": '&#39;' },
+  { ...NAMED, "'": '&#x27;' },
+  { ...NAMED, "'": '&#039;' },
+  { ...NAMED, '"': '&#34;', "'": '&#39;', '+': '&#43;' },
+  { ...NAMED, '"': '&#34;', "'": '&#39;' },
+  { ...NAMED, "'": '&#39;', '/': '&#x2F;', '`': '&#x60;', '=': '&#x3D;' },
+];
 const HTML_STYLES: ((c: string) => string | undefined)[] = [
-  (c) => NAMED_ENTITIES[c] ?? (c === "'" ? '&#39;' : undefined),
-  (c) => (c === '"' || c === "'" || c === '+' ? `&#${c.charCodeAt(0)};` : NAMED_ENTITIES[c]),
-  (c) =>
-    NAMED_ENTITIES[c] ??
-    (/['/=`]/.test(c) ? `&#x${c.charCodeAt(0).toString(16).toUpperCase()};` : undefined),
+  ...HTML_TABLES.map((table) => (c: string) => table[c]),
   (c) => `&#${c.charCodeAt(0)};`,
   (c) => `&#x${c.charCodeAt(0).toString(16).toUpperCase()};`,
 ];
+
 /** The characters an HTML escaper may replace. */
 const HTML_ESCAPED = /[&<>"'+/=`]/g;
 
@@ -294,7 +295,7 @@ function htmlForms(secret: string): string[] {
  * percent-encoded ({@link percentForms}); JSON-escaped ({@link jsonForms}); in hex, lower and
  * upper case; in base64 at any offset, standard or URL-safe ({@link base64Forms}); HTML-escaped
  * ({@link htmlForms}); and each of its lines alone (the log masks line by line). At most 3 + 8 +
- * 4 + 2 + 6 + 5 = 28 forms, and one per line: each that differs from the others (most values
+ * 4 + 2 + 6 + 8 = 31 forms, and one per line: each that differs from the others (most values
  * have a handful) is one more `::add-mask::` line in the Actions log.
  */
 export function encodedForms(secret: string): string[] {
