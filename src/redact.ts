@@ -209,20 +209,108 @@ function decoded(text: string): string {
   }
 }
 
+/** Percent-escapes with lower-case hex digits (`%2f`), as some encoders write them. */
+const lowerEscapes = (text: string): string =>
+  text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+
 /**
- * A secret as a server or a log may echo it: as given, URL-encoded (and with `+` for spaces),
- * JSON-escaped (and with non-ASCII as `\uXXXX`, as Python writes JSON), in base64 (as a Basic
- * credential carries it), and each of its lines alone (the log masks line by line).
+ * Percent-encodings a client or server may write: `encodeURIComponent`'s, the stricter
+ * RFC 3986 one that escapes `!'()*` too (Python's `quote`), each with `+` for spaces (a form
+ * body), each with upper- or lower-case hex (both are valid, and both are written).
  */
-function encodedForms(secret: string): string[] {
+function percentForms(secret: string): string[] {
+  const uri = encodeURIComponent(secret);
+  const strict = uri.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const spaced = [uri, strict].flatMap((form) => [form, form.replace(/%20/g, '+')]);
+  return spaced.flatMap((form) => [form, lowerEscapes(form)]);
+}
+
+/**
+ * JSON-escaped, as JavaScript writes it, with non-ASCII as `\uXXXX` (Python), with `/` as `\/`,
+ * and with both (PHP's `json_encode` by default).
+ */
+function jsonForms(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
+  const ascii = json.replace(
+    /[^ -~]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return [json, ascii, json.replace(/\//g, '\\/'), ascii.replace(/\//g, '\\/')];
+}
+
+/**
+ * The base64 of a secret wherever it sits in what is encoded (`user:KEY` in a Basic credential
+ * puts KEY at any byte offset): for each of the three alignments, the characters that encode the
+ * secret's bits alone. The first one or two characters of an unaligned encoding, and the last
+ * one or two, mix in the unknown bytes around it, so they are left out: the rest is the same
+ * whatever those neighbours are. Standard and URL-safe alphabets; padding never counts.
+ */
+function base64Forms(bytes: Buffer): string[] {
+  const forms: string[] = [];
+  for (const offset of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    const first = Math.ceil((8 * offset) / 6);
+    const end = Math.floor((8 * (offset + bytes.length)) / 6);
+    const middle = encoded.slice(first, end);
+    forms.push(middle, middle.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return forms;
+}
+
+/** The named entities most HTML escapers write. */
+const NAMED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+/**
+ * What HTML escapes of a secret a page or a templated description may carry, each a whole style
+ * (a mix of styles within one value is not caught): the named entities with `'` as `&#39;`
+ * (lodash, Rails), as `&#x27;` (Python's html.escape) or as `&#039;` (PHP); Go's html/template
+ * (`&#34;`, `&#39;`, `&#43;`) and html.EscapeString (without `&#43;`); mustache's (`&#x2F;`,
+ * `&#x60;`, `&#x3D;` too); and every character that may be escaped as `&#NN;`, or as `&#xNN;`.
+ * A character no style names is as given.
+ */
+const HTML_TABLES: Record<string, string>[] = [
+  { ...NAMED, "'": '&#39;' },
+  { ...NAMED, "'": '&#x27;' },
+  { ...NAMED, "'": '&#039;' },
+  { ...NAMED, '"': '&#34;', "'": '&#39;', '+': '&#43;' },
+  { ...NAMED, '"': '&#34;', "'": '&#39;' },
+  { ...NAMED, "'": '&#39;', '/': '&#x2F;', '`': '&#x60;', '=': '&#x3D;' },
+];
+const HTML_STYLES: ((c: string) => string | undefined)[] = [
+  ...HTML_TABLES.map((table) => (c: string) => table[c]),
+  (c) => `&#${c.charCodeAt(0)};`,
+  (c) => `&#x${c.charCodeAt(0).toString(16).toUpperCase()};`,
+];
+
+/** The characters an HTML escaper may replace. */
+const HTML_ESCAPED = /[&<>"'+/=`]/g;
+
+/** A secret in each of the {@link HTML_STYLES}. */
+function htmlForms(secret: string): string[] {
+  return HTML_STYLES.map((style) => secret.replace(HTML_ESCAPED, (c) => style(c) ?? c));
+}
+
+/**
+ * A secret as a server or a log may echo it: as given and in upper or lower case;
+ * percent-encoded ({@link percentForms}); JSON-escaped ({@link jsonForms}); in hex, lower and
+ * upper case; in base64 at any offset, standard or URL-safe ({@link base64Forms}); HTML-escaped
+ * ({@link htmlForms}); and each of its lines alone (the log masks line by line). At most 3 + 8 +
+ * 4 + 2 + 6 + 8 = 31 forms, and one per line: each that differs from the others (most values
+ * have a handful) is one more `::add-mask::` line in the Actions log.
+ */
+export function encodedForms(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const hex = bytes.toString('hex');
   const forms = [
     secret,
-    encodeURIComponent(secret),
-    encodeURIComponent(secret).replace(/%20/g, '+'),
-    json,
-    json.replace(/[^ -~]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
-    Buffer.from(secret, 'utf8').toString('base64').replace(/=+$/, ''),
+    secret.toLowerCase(),
+    secret.toUpperCase(),
+    ...percentForms(secret),
+    ...jsonForms(secret),
+    hex,
+    hex.toUpperCase(),
+    ...base64Forms(bytes),
+    ...htmlForms(secret),
   ];
   if (secret.includes('\n')) forms.push(...secret.split(/\r?\n/).map((line) => line.trim()));
   return forms;

@@ -8,8 +8,11 @@ import type { ActionRun } from '../support/action.js';
 import { prWorkspace, quote, runIn } from '../support/action-workspace.js';
 import { notesSpec } from '../support/cli.js';
 import {
+  BASIC_KEY,
+  BASIC_USER,
   CONFIG_VALUE,
   ECHO_SECRETS,
+  encodedEchoes,
   GIVEN_VALUE,
   leaks,
   PASSED_VALUE,
@@ -101,5 +104,27 @@ describe('the action and a server that echoes its arguments and environment', ()
     expect(leaks(await sinks(run, api))).toEqual([]);
     for (const value of [CONFIG_VALUE, PASSED_VALUE, GIVEN_VALUE])
       expect(masked(run)).toContain(value);
+  });
+
+  it('that echoes its key in a Basic header and hex: no sink holds them, each form masked', async () => {
+    const { dir } = await prWorkspace(api, { base: await notesSpec() });
+    const run = await runIn(api, dir, {
+      command: quote(['node', ECHO_SECRETS, 'exit']),
+      env: `API_USER=${BASIC_USER}\nAPI_KEY=${BASIC_KEY}`,
+      'server-name': 'notes',
+    });
+    expect(run.code).toBe(1);
+    expect(run.outputs.result).toBe('error');
+    expect(run.summary).toContain('env basic: Authorization: Basic Ym9iOl***');
+    expect(run.summary).toContain('env hex: *** ***');
+    expect(run.stdout).toMatch(/^::error::.*Basic Ym9iOl\*\*\*/m);
+    const echoes = encodedEchoes(BASIC_KEY, BASIC_USER);
+    const all = await sinks(run, api);
+    expect(echoes.filter((echo) => all.includes(echo))).toEqual([]);
+    // The log is told to mask the key's base64 after `bob:` (offset 1), and its hex.
+    const hex = Buffer.from(BASIC_KEY).toString('hex');
+    const basic = Buffer.from(`${BASIC_USER}:${BASIC_KEY}`).toString('base64');
+    for (const form of [BASIC_KEY, hex, hex.toUpperCase(), basic.slice(6, 26)])
+      expect(masked(run)).toContain(form);
   });
 });

@@ -16,11 +16,15 @@ import {
 } from '../support/cli.js';
 import {
   auditorEnv,
+  BASIC_KEY,
+  BASIC_USER,
   CONFIG_VALUE,
   ECHO_SECRETS,
+  encodedEchoes,
   GIVEN_VALUE,
   leaks,
   SECRET_ARGS,
+  SLASHED_KEY,
 } from '../support/echoed-secrets.js';
 import { expectCouldNotAudit } from '../support/pids.js';
 import { killAllFixtures, spawnFixture } from '../support/spawn-fixture.js';
@@ -352,5 +356,37 @@ describe('a server that echoes its arguments and environment', () => {
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain('env SERVICE_TOKEN=***');
     expect(leaks(run.stdout + run.stderr)).toEqual([]);
+  });
+});
+
+// A key echoed in an encoding: in a Basic header after its user (base64 at another offset than
+// its own), in hex, upper case, JSON with `\/`, `%2f`, HTML `&#43;`.
+describe('a server that echoes its key encoded', () => {
+  const given = (key: string) => ['--env', `API_USER=${BASIC_USER}`, '--env', `API_KEY=${key}`];
+  const echoes = (key: string) => encodedEchoes(key, BASIC_USER);
+
+  it('and then exits: stderr holds the Basic header and hex only redacted (CLI)', async () => {
+    const run = await runCli(['check', ...given(BASIC_KEY), '--', 'node', ECHO_SECRETS, 'exit']);
+    expect(run.code, run.stderr).toBe(2);
+    // The user part stays: too short to be a secret, and it is not the key.
+    expect(run.stderr).toContain('env basic: Authorization: Basic Ym9iOl***');
+    expect(run.stderr).toContain('env hex: *** ***');
+    expect(echoes(BASIC_KEY).filter((echo) => (run.stdout + run.stderr).includes(echo))).toEqual(
+      [],
+    );
+  });
+
+  it('and then serves: the tool description holds none of its encodings (CLI)', async () => {
+    const run = await runCli(
+      ['check', '--format', 'json', ...given(SLASHED_KEY), '--', 'node', ECHO_SECRETS, 'serve'],
+      { cwd: await tempDir() },
+    );
+    expect(run.code, run.stderr).toBe(1);
+    const report = JSON.parse(run.stdout) as { tools: { name: string; description?: string }[] };
+    const description = report.tools.find((t) => t.name === 'list_notes')?.description ?? '';
+    expect(description).toContain('env json slashes: "***"');
+    expect(description).toContain('env html: ***');
+    expect(echoes(SLASHED_KEY).filter((echo) => description.includes(echo))).toEqual([]);
+    expect(run.stderr).not.toContain(SLASHED_KEY.toUpperCase());
   });
 });

@@ -49,3 +49,29 @@ const FORBIDDEN = [
 export function leaks(text: string): string[] {
   return [...new Set(FORBIDDEN.filter((secret) => text.includes(secret)))];
 }
+
+/** The credential of a Basic header: a user too short to be masked, and a key. */
+export const BASIC_USER = 'bob';
+export const BASIC_KEY = 'Zq8LmN4pRt7sWx2y';
+/** A key whose `/` and `+` every encoding writes differently (JSON `\/`, `%2f`, `&#43;`). */
+export const SLASHED_KEY = 'Ab/cd+ef/ZZ99yy';
+
+/**
+ * What the fixture echoes of `value` in its other encodings (a Basic credential of `user` and
+ * the value, hex, upper case, JSON with `\/`, `%2f`, Go's `&#43;`): the base64 less its first
+ * and last characters, which encode the user and the padding too.
+ */
+export function encodedEchoes(value: string, user: string): string[] {
+  const basic = Buffer.from(`${user}:${value}`).toString('base64');
+  const lead = Math.ceil(((user.length + 1) * 8) / 6);
+  const hex = Buffer.from(value).toString('hex');
+  return [
+    basic.slice(lead, -4),
+    hex,
+    hex.toUpperCase(),
+    value.toUpperCase(),
+    value.replace(/\//g, '\\/'),
+    encodeURIComponent(value).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+    value.replace(/\+/g, '&#43;'),
+  ];
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  encodedForms,
   isSafeWord,
   redactArgs,
   redactText,
@@ -193,6 +194,68 @@ describe('secrets and their encoded forms', () => {
       Buffer.from(value).toString('base64'),
     ];
     for (const echo of echoes) expect(redactText(`got [${echo}]`, secrets)).not.toContain(echo);
+  });
+
+  // The forms the review found leaking: each is how some encoder writes the value.
+  const SLASHED = 'Ab/cd+ef/ZZ99yy';
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  const b64url = (text: string) => Buffer.from(text).toString('base64url');
+  const hex = (text: string) => Buffer.from(text).toString('hex');
+  const echoes: [string, string, string][] = [
+    [
+      'Basic credential (the key at byte offset 4)',
+      'Zq8LmN4pRt7sWx2y',
+      b64('bob:Zq8LmN4pRt7sWx2y'),
+    ],
+    ['base64 at offset 1', SLASHED, b64(`x${SLASHED}`)],
+    ['base64 at offset 2', SLASHED, b64(`xy${SLASHED}`)],
+    ['base64 followed by more bytes', 'b/cd+ef/ZZ99yy', b64('b/cd+ef/ZZ99yyü')],
+    ['URL-safe base64 at offset 1', SLASHED, b64url(`u:${SLASHED}?`)],
+    ['URL-safe base64 at offset 2', 'k?k>k?k>k?k>', b64url(`ab${'k?k>k?k>k?k>'}`)],
+    ['hex', 'Zq8LmN4pRt7sWx2y', hex('Zq8LmN4pRt7sWx2y')],
+    ['HEX', SLASHED, hex(SLASHED).toUpperCase()],
+    ['upper case', SLASHED, SLASHED.toUpperCase()],
+    ['lower case', SLASHED, SLASHED.toLowerCase()],
+    ['percent-encoded, lower-case hex', SLASHED, 'Ab%2fcd%2bef%2fZZ99yy'],
+    ['percent-encoded, strict (RFC 3986)', "it's(a)*key!", 'it%27s%28a%29%2Akey%21'],
+    ['form-encoded, lower-case hex', 'pa ss/wörd', 'pa+ss%2fw%c3%b6rd'],
+    ['JSON with escaped slashes', SLASHED, 'Ab\\/cd+ef\\/ZZ99yy'],
+    ['JSON with escaped slashes and \\u', 'wö/rd-1234', 'w\\u00f6\\/rd-1234'],
+    ['HTML, named', 'a&b<c>"d\'e', 'a&amp;b&lt;c&gt;&quot;d&#39;e'],
+    ['HTML, Go html/template', SLASHED, 'Ab/cd&#43;ef/ZZ99yy'],
+    ['HTML, mustache', "x'y/z=w`v", 'x&#39;y&#x2F;z&#x3D;w&#x60;v'],
+    ['HTML, Python', "a&b'c/d", 'a&amp;b&#x27;c/d'],
+    ['HTML, PHP', `a"b'c/d`, 'a&quot;b&#039;c/d'],
+    ['HTML, Go html.EscapeString', `a"b'c+d`, 'a&#34;b&#39;c+d'],
+    ['HTML, decimal', SLASHED, 'Ab&#47;cd&#43;ef&#47;ZZ99yy'],
+    ['HTML, hex', SLASHED, 'Ab&#x2F;cd&#x2B;ef&#x2F;ZZ99yy'],
+  ];
+
+  it.each(echoes)('a value echoed as %s is caught whole', (what, value, echo) => {
+    const redacted = redactText(
+      `got [${echo}]`,
+      secretsOfEnv({ API_KEY: value }, () => false),
+    );
+    // A base64 echo keeps what encodes its neighbours (and the one or two characters they share
+    // with the value); any other form is replaced whole.
+    if (what.includes('base64') || what.includes('Basic'))
+      expect(redacted).toMatch(/^got \[[\w+/-]{0,6}\*\*\*[\w+/-]{0,4}=*\]$/);
+    else expect(redacted).toBe('got [***]');
+  });
+
+  it('redacts of a base64 echo only what encodes the secret: the user part stays, 2 characters at most after', () => {
+    const secrets = secretsOfValue('Zq8LmN4pRt7sWx2y');
+    const redacted = redactText(`Basic ${b64('bob:Zq8LmN4pRt7sWx2y')}`, secrets);
+    expect(redacted).toMatch(/^Basic Ym9iOl\*\*\*[A-Za-z0-9+/]{0,2}=*$/);
+  });
+
+  it('keeps the forms bounded: at most 31 for a value, one more per line', () => {
+    const worst = 'a&b<c>\'d(e)*!f g/h+i=j`kö"';
+    expect(new Set(encodedForms(worst)).size).toBeLessThanOrEqual(31);
+    expect(new Set(encodedForms('plain-looking-value')).size).toBeLessThanOrEqual(12);
+    expect(encodedForms('one-line\ntwo-line')).toEqual(
+      expect.arrayContaining(['one-line', 'two-line']),
+    );
   });
 
   it('a Basic credential is caught decoded too: its user and password alone', () => {
