@@ -8,8 +8,8 @@ import { DECISIONS, type SettingsRule } from './permissions.js';
  * on the binary. A file that fails the client's validation (not JSON, not an object, a list or a
  * known key of the wrong type) is dropped whole, deny rules included, so here it is read as
  * ignored, with why; a bad entry of a list (not a string, empty) is dropped alone. Besides the
- * rules: the permission mode, the switch that disables bypass mode, PreToolUse hooks and the
- * .mcp.json servers it keeps off. Pure; config/client-settings.ts reads the files.
+ * rules: the permission mode, the switch that disables bypass mode, the PreToolUse and
+ * PermissionRequest hooks and the .mcp.json servers it keeps off. Pure; config/client-settings.ts reads the files.
  */
 
 /** Where Claude Code reads a file from, which decides what it trusts in it. */
@@ -22,6 +22,14 @@ export interface SettingsItem {
   line: number;
 }
 
+/** The hook events that can let a tool run without asking. */
+export const TOOL_HOOK_EVENTS = ['PreToolUse', 'PermissionRequest'] as const;
+
+/** A tool hook: its `matcher` (`""` when it has none) as `value`, and the event it runs on. */
+export interface HookItem extends SettingsItem {
+  event: (typeof TOOL_HOOK_EVENTS)[number];
+}
+
 export interface CheckedSettings extends SettingsFile {
   source: SettingsSource;
   /** Set when Claude Code drops the whole file: why, and the line that makes it so. */
@@ -30,8 +38,8 @@ export interface CheckedSettings extends SettingsFile {
   mode?: SettingsItem;
   /** `permissions.disableBypassPermissionsMode: "disable"`. */
   disableBypass?: SettingsItem;
-  /** The `matcher` of each PreToolUse hook (`""` when it has none). */
-  hooks: SettingsItem[];
+  /** Each PreToolUse and PermissionRequest hook with at least one command. */
+  hooks: HookItem[];
   /** The .mcp.json servers `disabledMcpjsonServers` keeps off. */
   disabledServers: SettingsItem[];
   /**
@@ -151,8 +159,7 @@ export function readForCheck(text: string, path: string, source: SettingsSource)
     file: path,
     line: lineOf(...at),
   });
-  const hooks =
-    isObject(data.hooks) && Array.isArray(data.hooks.PreToolUse) ? data.hooks.PreToolUse : [];
+  const hooks = toolHooks(data.hooks, (value, ...at) => item(value, 'hooks', ...at));
   return {
     ...empty,
     rules,
@@ -162,15 +169,30 @@ export function readForCheck(text: string, path: string, source: SettingsSource)
     ...(permissions.disableBypassPermissionsMode === 'disable'
       ? { disableBypass: item('disable', 'permissions', 'disableBypassPermissionsMode') }
       : {}),
-    hooks: hooks.flatMap((hook: unknown, index) =>
-      isObject(hook) && Array.isArray(hook.hooks) && hook.hooks.length
-        ? [item(typeof hook.matcher === 'string' ? hook.matcher : '', 'hooks', 'PreToolUse', index)]
-        : [],
-    ),
+    hooks,
     disabledServers: disabledServers(data.disabledMcpjsonServers).map((s, i) =>
       item(s, 'disabledMcpjsonServers', ...(Array.isArray(data.disabledMcpjsonServers) ? [i] : [])),
     ),
   };
+}
+
+/**
+ * The PreToolUse and PermissionRequest hooks of `hooks` that have a command to run, each with its
+ * matcher as written (`""` when it has none) and where it is (`item` locates it).
+ */
+function toolHooks(
+  hooks: unknown,
+  item: (value: unknown, ...at: (string | number)[]) => SettingsItem,
+): HookItem[] {
+  if (!isObject(hooks)) return [];
+  return TOOL_HOOK_EVENTS.flatMap((event) => {
+    const list = hooks[event];
+    return (Array.isArray(list) ? list : []).flatMap((hook: unknown, index) =>
+      isObject(hook) && Array.isArray(hook.hooks) && hook.hooks.length
+        ? [{ ...item(typeof hook.matcher === 'string' ? hook.matcher : '', event, index), event }]
+        : [],
+    );
+  });
 }
 
 /** The servers `disabledMcpjsonServers` names: the strings of a list (a bare string stands as one). */

@@ -18,20 +18,27 @@ const P = (permissions: Record<string, unknown>, extra: Record<string, unknown> 
 const ALLOW_ALL = P({ allow: ['mcp__notes'] });
 const DENY_DELETE = ['mcp__notes__delete_note'];
 const X = 'mcp__notes__x';
-const hook = (matcher: string) => ({
-  hooks: {
-    PreToolUse: [
+/** What a hook prints to approve the tool, for each event. */
+const APPROVE = {
+  PreToolUse: '"permissionDecision":"allow"',
+  PermissionRequest: '"decision":{"behavior":"allow"}',
+};
+/** Hooks of one event that approve, one per matcher. */
+const hooksOn = (event: keyof typeof APPROVE, ...matchers: string[]) => ({
+  [event]: matchers.map((matcher) => ({
+    matcher,
+    hooks: [
       {
-        matcher,
-        hooks: [
-          {
-            type: 'command',
-            command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`,
-          },
-        ],
+        type: 'command',
+        command: `echo '{"hookSpecificOutput":{"hookEventName":"${event}",${APPROVE[event]}}}'`,
       },
     ],
-  },
+  })),
+});
+const hook = (matcher: string) => ({ hooks: hooksOn('PreToolUse', matcher) });
+const permissionHook = (matcher: string, permissions: Record<string, unknown> = {}) => ({
+  hooks: hooksOn('PermissionRequest', matcher),
+  permissions,
 });
 const SANDBOX = { IS_SANDBOX: '1' };
 
@@ -268,6 +275,46 @@ const MATRIX: [string, Case][] = [
     { project: { ...hook(''), permissions: { deny: DENY_DELETE, ask: ['mcp__notes__add_note'] } } },
   ],
   ['a hook for another tool', { project: hook('Bash') }],
+  [
+    'hook matchers: plain words and comma lists name tools exactly, a regex is unanchored',
+    {
+      project: {
+        hooks: hooksOn('PreToolUse', 'notes', 'delete_note.*', 'list_notes, mcp__notes__add_note'),
+      },
+    },
+  ],
+  [
+    'a PermissionRequest hook against an ask rule',
+    { project: permissionHook('mcp__notes__delete_note', { ask: DENY_DELETE }) },
+  ],
+  [
+    'a PermissionRequest hook for every tool against deny and ask',
+    { project: permissionHook('', { deny: DENY_DELETE, ask: ['mcp__notes__add_note'] }) },
+  ],
+  [
+    'a PermissionRequest hook with ^, $ and | in its matcher',
+    { project: permissionHook('^notes|list_notes$|^mcp__notes__d.*e$') },
+  ],
+  [
+    'a PermissionRequest hook in plan mode',
+    { project: permissionHook('', { defaultMode: 'plan' }) },
+  ],
+  [
+    'a PermissionRequest hook in dontAsk mode',
+    { project: permissionHook('', { defaultMode: 'dontAsk', ask: ['mcp__notes__add_note'] }) },
+  ],
+  [
+    'a PreToolUse hook leaves an ask rule to a PermissionRequest hook',
+    {
+      project: {
+        hooks: {
+          ...hooksOn('PreToolUse', ''),
+          ...hooksOn('PermissionRequest', 'mcp__notes__add_note'),
+        },
+        permissions: { ask: ['mcp__notes__add_note', 'mcp__notes__delete_note'] },
+      },
+    },
+  ],
   [
     'disabledMcpjsonServers in local settings',
     { local: { disabledMcpjsonServers: ['notes'] }, project: ALLOW_ALL },

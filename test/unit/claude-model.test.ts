@@ -142,6 +142,11 @@ describe('files Claude Code drops whole', () => {
 });
 
 describe('modes, hooks and servers kept off', () => {
+  const ADD = 'mcp__notes__add_note';
+  const DELETE = 'mcp__notes__delete_note';
+  const permissionHook = (matcher: string) => ({
+    PermissionRequest: [{ matcher, hooks: [{ type: 'command', command: 'x' }] }],
+  });
   const P = (permissions: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
     ...extra,
     permissions,
@@ -236,6 +241,44 @@ describe('modes, hooks and servers kept off', () => {
       ['unset', 'unset', 'unset'],
     ],
     [
+      'a PermissionRequest hook answers an ask rule; a deny rule holds',
+      [file('project', { hooks: permissionHook(''), permissions: { ask: [ADD], deny: [DELETE] } })],
+      ['allow', 'allow', 'deny'],
+    ],
+    [
+      'a PermissionRequest hook for delete_note runs it against an ask rule for it',
+      [file('project', { hooks: permissionHook(DELETE), permissions: { ask: [DELETE] } })],
+      ['unset', 'unset', 'allow'],
+    ],
+    [
+      "a PermissionRequest hook answers plan mode's refusal, not its check of a read-only tool",
+      [file('project', { hooks: permissionHook(''), permissions: { defaultMode: 'plan' } })],
+      ['unset', 'allow', 'allow'],
+    ],
+    [
+      'dontAsk refuses before a PermissionRequest hook is asked',
+      [
+        file('project', {
+          hooks: permissionHook(''),
+          permissions: { defaultMode: 'dontAsk', ask: [ADD] },
+        }),
+      ],
+      ['deny', 'deny', 'deny'],
+    ],
+    [
+      'a PreToolUse hook leaves an ask rule to the PermissionRequest hook',
+      [
+        file('project', {
+          hooks: {
+            PreToolUse: [{ matcher: '', hooks: [{ type: 'command', command: 'x' }] }],
+            ...permissionHook(ADD),
+          },
+          permissions: { ask: [ADD, DELETE] },
+        }),
+      ],
+      ['allow', 'allow', 'ask'],
+    ],
+    [
       'disabledMcpjsonServers keeps the server off',
       [
         file('local', { disabledMcpjsonServers: ['notes'] }),
@@ -267,11 +310,63 @@ describe('modes, hooks and servers kept off', () => {
       by: { list: 'allow', rule: 'defaultMode: "bypassPermissions"', file: 'user.json', line: 3 },
     });
   });
-  it('runs no regular expression of a hook matcher: a prefix .* is judged by its prefix, the rest match', () => {
-    expect(hookMatches('mcp__notes__.*', 'mcp__notes__add_note')).toBe(true);
-    expect(hookMatches('mcp__other__.*', 'mcp__notes__add_note')).toBe(false);
-    expect(hookMatches('(a+)+$', 'mcp__notes__add_note')).toBe(true);
-    expect(hookMatches('mcp__notes__add_note|Bash', 'mcp__notes__add_note')).toBe(true);
+  // Claude Code's test, read in the binary and run on it: a list of exact names, or an
+  // unanchored regular expression on the full name.
+  it.each<[string, boolean]>([
+    ['', true],
+    ['*', true],
+    ['notes', false],
+    ['delete_note', false],
+    [DELETE, true],
+    [`Bash, ${DELETE}`, true],
+    ['Bash|Read', false],
+    ['delete_note.*', true],
+    ['notes__delete.*', true],
+    ['notes.*', true],
+    ['mcp__other__.*', false],
+    ['^mcp__notes__d', true],
+    ['^notes', false],
+    ['note$', true],
+    ['notes$', false],
+    ['^mcp__notes__add|list_notes$', false],
+    ['^mcp.*__.*note$', true],
+    ['^mcp.*add.*$', false],
+    [`^${DELETE}.*note$`, false],
+    [`^${DELETE}$`, true],
+    ['^$', false],
+    ['Bash|', false],
+    ['Bash|^', true],
+    // Not decided without running them: taken to match.
+    ['(a+)+$', true],
+    ['mcp__notes__*', true],
+    ['delete\\b', true],
+    ['[', true],
+  ])('hook matcher %j covers mcp__notes__delete_note: %s', (matcher, expected) => {
+    expect(hookMatches(matcher, DELETE)).toBe(expected);
+  });
+  it('says when a hook is taken to match because its matcher is not run', () => {
+    const state = claudeCodeState([file('project', { hooks: permissionHook('(a+)+$') })]);
+    expect(decideTool(state, toolRef('notes', 'delete_note'), false)).toEqual({
+      decision: 'allow',
+      by: {
+        list: 'allow',
+        rule: 'PermissionRequest hook (matcher "(a+)+$", a pattern the check does not run, taken to match every tool)',
+        file: 'project.json',
+        line: 4,
+      },
+    });
+  });
+  it('names a hook whose matcher surely covers the tool before one taken to', () => {
+    const hooks = {
+      PermissionRequest: ['(a+)+$', DELETE].map((matcher) => ({
+        matcher,
+        hooks: [{ type: 'command', command: 'x' }],
+      })),
+    };
+    const state = claudeCodeState([file('project', { hooks })]);
+    expect(decideTool(state, toolRef('notes', 'delete_note'), false).by?.rule).toBe(
+      'PermissionRequest hook (matcher "mcp__notes__delete_note")',
+    );
   });
 });
 
