@@ -41,6 +41,7 @@ import {
   staleServers,
 } from './core/renames.js';
 import { applyClientRules, type ClientRulesInput } from './clients/client-rules.js';
+import { pairMoves } from './core/moves.js';
 import { recordedOf, updatedClassList, withoutMalformed } from './core/update.js';
 import { applyPolicy } from './core/waivers.js';
 import {
@@ -388,6 +389,9 @@ async function judge(
   options: AuditOptions,
 ): Promise<void> {
   const servers = report.servers;
+  // Each server was compared with its own reference: a tool moved from one to another is paired
+  // now, over the whole run, before any finding is judged (a relaxed class must not pass as added).
+  pairMoves(servers);
   const only = servers.length === 1 ? servers[0] : undefined;
   report.updateCommand = only
     ? pinnedCommand(options.updateCommand ?? DEFAULT_UPDATE_COMMAND, only)

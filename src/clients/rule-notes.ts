@@ -1,5 +1,5 @@
 import type { ServerReport } from '../report/report.js';
-import type { ToolChange } from '../core/diff.js';
+import { movedFrom, type ToolChange } from '../core/diff.js';
 import { codeSpanSafe } from '../escape.js';
 import { mappedDecision, type RuleMapping } from './claude-settings.js';
 import type { ClaudeCodeDecision } from './client-rules.js';
@@ -27,6 +27,10 @@ const VERB: Record<Decision, string> = { allow: 'allows', ask: 'asks for', deny:
 function movement(change: ToolChange): string {
   const { before, after } = change;
   if (change.kind === 'added') return 'is new';
+  const from = movedFrom(change);
+  // A move keeps its name, most often: "renamed from" itself would say nothing.
+  if (from !== undefined)
+    return `was ${change.probable ? 'probably ' : ''}moved from server \`${codeSpanSafe(from, 64)}\`${before?.tool === change.tool ? '' : ` (was \`${codeSpanSafe(before?.tool ?? '', 64)}\`)`}`;
   if (change.kind === 'renamed')
     return `was ${change.probable ? 'probably ' : ''}renamed from \`${codeSpanSafe(before?.tool ?? '', 64)}\``;
   if (before && after && before.class !== after.class)

@@ -140,7 +140,7 @@ function bySchema(keys: string[], side: Map<string, ToolRecord>): Map<string, st
 }
 
 /** The tools a rename may pair: removed ones (keys of `before`) and added ones (of `after`). */
-interface RenameCandidates {
+export interface RenameCandidates {
   removed: string[];
   added: string[];
   before: Map<string, ToolRecord>;
@@ -148,7 +148,12 @@ interface RenameCandidates {
 }
 
 /** A removed and an added tool with the same input schema, unique on both sides: a rename. */
-function schemaRenames({ removed, added, before, after }: RenameCandidates): [string, string][] {
+export function schemaRenames({
+  removed,
+  added,
+  before,
+  after,
+}: RenameCandidates): [string, string][] {
   const removedBySchema = bySchema(removed, before);
   const pairs: [string, string][] = [];
   for (const [schema, newKeys] of bySchema(added, after)) {
@@ -171,7 +176,8 @@ function oneSided(kind: 'added' | 'removed', name: string, record: ToolRecord): 
   };
 }
 
-function renameChange(
+/** A rename (or, across servers, a move) of `b` under `oldKey` to `a` under `newKey`. */
+export function renameChange(
   oldKey: string,
   newKey: string,
   b: ToolRecord,
@@ -191,17 +197,16 @@ function renameChange(
   };
 }
 
-/** The hints a tool's class is read from. */
-const CLASS_HINTS = ['readOnlyHint', 'destructiveHint'] as const;
-
 /**
- * Whether `after`, taken as `before` renamed, would drop one of its class-bearing hints or
- * relax its class: what a rename with a schema change could otherwise hide as removed + added.
+ * Whether `after`, taken as `before` renamed, would drop one of its declared hints or relax its
+ * class: what a rename with a schema change could otherwise hide as removed + added. Any hint
+ * counts, not only the class-bearing ones: a dropped idempotentHint or openWorldHint is a
+ * hint-dropped finding too, and removed + added would hide it.
  */
 function wouldRelax(before: ToolRecord, after: ToolRecord): boolean {
   return (
     CLASS_RANK[after.class] < CLASS_RANK[before.class] ||
-    CLASS_HINTS.some((h) => before.hints[h] !== 'absent' && after.hints[h] === 'absent')
+    HINT_NAMES.some((h) => before.hints[h] !== 'absent' && after.hints[h] === 'absent')
   );
 }
 
@@ -222,12 +227,15 @@ function nameLikeness(a: string, b: string): number {
 /**
  * The probable-rename heuristic: among the removed and added tools of one server that no schema
  * paired, each removed tool (in name order) is paired with the added tool that would drop one of
- * its class-bearing hints (readOnlyHint, destructiveHint) or relax its class, the most alike by
- * name first. A rename that also changed the schema is then still judged as one tool, so
- * hint-dropped and class-relaxed apply; a removal and an unrelated addition that happen to fit
- * are reported the same way, as probable, which a reviewer can approve.
+ * its declared hints or relax its class, the most alike by name first. A rename that also
+ * changed the schema is then still judged as one tool, so hint-dropped and class-relaxed apply;
+ * a removal and an unrelated addition that happen to fit are reported the same way, as probable,
+ * which a reviewer can approve. With `across`, only pairs of two different servers (moves).
  */
-function probableRenames({ removed, added, before, after }: RenameCandidates): [string, string][] {
+export function probableRenames(
+  { removed, added, before, after }: RenameCandidates,
+  across = false,
+): [string, string][] {
   const pairs: [string, string][] = [];
   const free = new Set([...added].sort());
   for (const oldKey of [...removed].sort()) {
@@ -235,7 +243,7 @@ function probableRenames({ removed, added, before, after }: RenameCandidates): [
     let best: { key: string; likeness: number } | undefined;
     for (const newKey of free) {
       const a = after.get(newKey) as ToolRecord;
-      if (a.server !== b.server || !wouldRelax(b, a)) continue;
+      if ((a.server === b.server) === across || !wouldRelax(b, a)) continue;
       const likeness = nameLikeness(b.tool, a.tool);
       if (!best || likeness > best.likeness) best = { key: newKey, likeness };
     }
@@ -283,6 +291,7 @@ export function carriesReason(change: ToolChange): boolean {
   return (
     change.kind === 'renamed' &&
     change.probable !== true &&
+    movedFrom(change) === undefined &&
     before?.reason !== undefined &&
     after !== undefined &&
     CLASS_RANK[after.class] <= CLASS_RANK[before.class]
@@ -295,9 +304,23 @@ function reasonNote(change: ToolChange, carried: string): string {
   if (before?.reason === undefined || !after) return '';
   if (change.probable)
     return '; its reason is not carried over to a probable rename: review the tool and give it a reason';
+  // Update writes each server's entries from its own: a reason never follows a tool elsewhere.
+  if (movedFrom(change) !== undefined)
+    return '; its reason is not carried over to another server: review the tool and give it a reason';
   return carriesReason(change)
     ? `; ${carried}`
     : `; its reason is not carried over because the class rose from ${before.class} to ${after.class}: review the tool and give it a new reason`;
+}
+
+/**
+ * The server a rename's tool came from when it is another server's (a tool moved between
+ * servers, see pairMoves); `undefined` for any other change.
+ */
+export function movedFrom(change: ToolChange): string | undefined {
+  const { before, after } = change;
+  return change.kind === 'renamed' && before && after && before.server !== after.server
+    ? before.server
+    : undefined;
 }
 
 /** The rules a PR's change of the tool surface triggers. */
@@ -387,17 +410,38 @@ export function pairStartChanges(
 /** A rename, proven by the schema or probable (which a reviewer is asked to confirm). */
 function renameFinding(change: ToolChange, before: ToolRecord): Finding {
   const { tool } = change;
+  if (movedFrom(change) !== undefined) return moveFinding(change, before);
   return finding(
     'tool-renamed',
     tool,
     change.probable
-      ? `Probably renamed from ${before.tool}: ${before.tool} was removed and this tool, with another input schema, was added with ${before.tool}'s class-bearing hints dropped or its class relaxed, so the two are compared as one tool${reasonNote(change, '')}.`
+      ? `Probably renamed from ${before.tool}: ${before.tool} was removed and this tool, with another input schema, was added with ${before.tool}'s hints dropped or its class relaxed, so the two are compared as one tool${reasonNote(change, '')}.`
       : `Renamed from ${before.tool} (same input schema)${reasonNote(change, 'its reason is carried over')}.`,
     change.probable
       ? {
           fix: `If ${tool} is a new tool rather than ${before.tool} renamed, review what it declares and approve the findings with the approval label.`,
         }
       : {},
+  );
+}
+
+/** A tool moved from one server to another: compared as one tool, as a rename is. */
+function moveFinding(change: ToolChange, before: ToolRecord): Finding {
+  const { tool, after } = change;
+  const [from, to] = [JSON.stringify(before.server), JSON.stringify(after?.server ?? '')];
+  const how =
+    before.tool === tool
+      ? 'same tool name'
+      : change.probable
+        ? `probably ${before.tool} renamed: another input schema, with ${before.tool}'s hints dropped or its class relaxed`
+        : `renamed from ${before.tool}, same input schema`;
+  return finding(
+    'tool-renamed',
+    tool,
+    `Moved from server ${from} to server ${to} (${how}): it left ${from} and was added to ${to} in this change, so the two are compared as one tool${reasonNote(change, '')}.`,
+    {
+      fix: `If ${tool} on ${to} is a new tool rather than ${before.tool} moved from ${from}, review what it declares and approve the findings with the approval label.`,
+    },
   );
 }
 

@@ -102,7 +102,14 @@ function serverOf(s: Parsed['servers'][number], r: Parsed): ServerReport {
     ...omit(s, 'counts'),
     tools: r.tools.filter((t) => t.server === s.server).map(toolOf),
     findings: r.findings.filter((f) => f.server === s.server).map(findingOf),
-    changes: r.changes.filter((c) => c.server === s.server).map(changeOf),
+    changes: r.changes
+      .filter((c) => c.server === s.server)
+      .map((c) =>
+        changeOf(
+          c,
+          r.servers.map((other) => other.server),
+        ),
+      ),
   };
 }
 
@@ -115,20 +122,37 @@ function findingOf(f: ParsedFinding): Finding {
   return omit(f, 'server', 'fix');
 }
 
-function changeOf(c: ParsedChange): ToolChange {
+/**
+ * The server and tool a rename's old full name (`mcp__<server>__<old>`) names: this server's,
+ * or, for a tool moved between servers, the longest name of another server in the report that
+ * prefixes it (server and tool names may both hold "__"); else this server and the same tool.
+ */
+function oldSide(c: ParsedChange, servers: string[]): { server: string; tool: string } {
+  const from = c.renamedFrom;
+  const candidates = [
+    c.server,
+    ...servers.filter((s) => s !== c.server).sort((a, b) => b.length - a.length),
+  ];
+  const server = candidates.find((s) => from?.startsWith(fullToolName(s, '')));
+  return server !== undefined && from !== undefined
+    ? { server, tool: from.slice(fullToolName(server, '').length) }
+    : { server: c.server, tool: c.tool };
+}
+
+function changeOf(c: ParsedChange, servers: string[]): ToolChange {
   const { server, before, after, probable, ...change } = c;
-  // A rename's old tool is in renamedFrom (`mcp__<server>__<old>`); any other keeps its name.
-  const prefix = fullToolName(server, '');
-  const oldTool = c.renamedFrom?.startsWith(prefix) ? c.renamedFrom.slice(prefix.length) : c.tool;
-  const record = (side: NonNullable<ParsedChange['before']>, tool: string): ToolRecord => ({
-    server,
-    tool,
+  const old = oldSide(c, servers);
+  const record = (
+    side: NonNullable<ParsedChange['before']>,
+    at: { server: string; tool: string },
+  ): ToolRecord => ({
+    ...at,
     ...side,
   });
   return {
     ...change,
     ...(probable ? { probable } : {}),
-    ...(before ? { before: record(before, oldTool) } : {}),
-    ...(after ? { after: record(after, c.tool) } : {}),
+    ...(before ? { before: record(before, old) } : {}),
+    ...(after ? { after: record(after, { server, tool: c.tool }) } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import { recordedHint, type RecordedHint } from '../core/classlist.js';
-import type { ToolChange } from '../core/diff.js';
+import { movedFrom, type ToolChange } from '../core/diff.js';
 import type { Finding } from '../core/findings.js';
 import { hintText } from '../core/text.js';
 import { HINT_NAMES } from '../core/tools.js';
@@ -95,10 +95,13 @@ export function changesTable(changes: ToolChange[]): Table {
             ? c.after[key]
             : `${c.before[key]} → **${c.after[key]}**`
           : ((c.after ?? c.before)?.[key] ?? '');
+      const from = movedFrom(c);
       const what =
-        c.kind === 'renamed'
-          ? `${c.probable ? 'probably ' : ''}renamed from ${markdownSafe(c.before?.tool ?? '', 64)}`
-          : c.kind;
+        c.kind !== 'renamed'
+          ? c.kind
+          : from !== undefined
+            ? `${c.probable ? 'probably ' : ''}moved from server ${markdownSafe(from, 64)}${c.before?.tool === c.tool ? '' : ` (was ${markdownSafe(c.before?.tool ?? '', 64)})`}`
+            : `${c.probable ? 'probably ' : ''}renamed from ${markdownSafe(c.before?.tool ?? '', 64)}`;
       const moved = c.hints
         .map((m) => `${m.hint}: ${mdHint(m.before)} → ${mdHint(m.after)}`)
         .join('<br>');

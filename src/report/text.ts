@@ -1,6 +1,6 @@
 import { NPX_COMMAND } from '../version.js';
 import { fullToolName, recordedHint } from '../core/classlist.js';
-import type { ToolChange } from '../core/diff.js';
+import { movedFrom, type ToolChange } from '../core/diff.js';
 import type { Finding } from '../core/findings.js';
 import { requiredDrops } from '../core/advice.js';
 import { list } from '../core/policies.js';
@@ -52,7 +52,12 @@ function changeLine(c: ToolChange): string {
       return `- ${name}: removed, was ${c.before?.class} (${c.before?.reach})`;
     default: {
       const parts = [];
-      if (c.kind === 'renamed')
+      const from = movedFrom(c);
+      if (c.kind === 'renamed' && from !== undefined)
+        parts.push(
+          `${c.probable ? 'probably ' : ''}moved from server ${terminalSafe(from, 64)}${c.before?.tool === c.tool ? '' : ` (was ${terminalSafe(c.before?.tool ?? '', 64)})`}`,
+        );
+      else if (c.kind === 'renamed')
         parts.push(
           `${c.probable ? 'probably ' : ''}renamed from ${terminalSafe(c.before?.tool ?? '', 64)}`,
         );

@@ -61,6 +61,49 @@ describe('the action on a PR that relaxes the check in other ways than a dropped
     expect(approved.code, approved.stdout + approved.stderr).toBe(0);
   });
 
+  it('a delete tool moved to a server the PR adds, as edit, is a class-relaxed error; the comment says it moved', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, '.github'), { recursive: true });
+    const entry = (file: string) => ({
+      command: 'node',
+      args: [join(SERVERS, 'configurable.mjs'), join(dir, file)],
+    });
+    await writeFile(join(dir, 'spec.json'), JSON.stringify(spec));
+    const baseConfig = JSON.stringify({ servers: { notes: entry('spec.json') } });
+    await writeFile(join(dir, CONFIG), baseConfig);
+    expect((await runCli(['update', '--config', CONFIG], { cwd: dir })).code).toBe(0);
+    api.setFile(
+      DEFAULT_BASE_SHA,
+      'mcp-tool-classes.json',
+      await readFile(join(dir, 'mcp-tool-classes.json'), 'utf8'),
+    );
+    api.setFile(DEFAULT_BASE_SHA, CONFIG, baseConfig);
+    // The PR: delete_note leaves notes for a new server notes2, declared not destructive.
+    const relaxed = withAnnotations(spec, 'delete_note', { destructiveHint: false });
+    const kept = { ...spec, tools: spec.tools.filter((t) => t.name !== 'delete_note') };
+    const moved = relaxed.tools.filter((t) => t.name === 'delete_note');
+    await writeFile(join(dir, 'spec.json'), JSON.stringify(kept));
+    await writeFile(join(dir, 'spec2.json'), JSON.stringify({ name: 'notes2', tools: moved }));
+    await writeFile(
+      join(dir, CONFIG),
+      JSON.stringify({ servers: { notes: entry('spec.json'), notes2: entry('spec2.json') } }),
+    );
+    expect((await runCli(['update', '--config', CONFIG], { cwd: dir })).code).toBe(0);
+
+    const run = await runIn(api, dir, {});
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.outputs.result).toBe('failed');
+    const body = api.commentsOn(1)[0]?.body ?? '';
+    expect(body).toContain('`class-relaxed`');
+    expect(body).toContain('Class relaxed from delete to edit');
+    expect(body).toContain('moved from server notes');
+    expect(body).toContain('Moved from server &quot;notes&quot; to server &quot;notes2&quot;');
+    expect(body).not.toContain('`tool-added`');
+    (api.pulls.get(1) as { labels?: string[] }).labels = ['annotations-approved'];
+    const approved = await runIn(api, dir, { 'approve-label': 'annotations-approved' });
+    expect(approved.code, approved.stdout + approved.stderr).toBe(0);
+  });
+
   it('22.12: a tool gone after the PR changed the server command is start-removed, and the comment says why', async () => {
     const dir = await tempDir();
     await mkdir(join(dir, '.github'), { recursive: true });

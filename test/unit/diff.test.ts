@@ -67,6 +67,20 @@ describe('diffRecords and changeFindings', () => {
       diffRecords(records({ name: 'old', inputSchema: schema('id') }), twins).map((c) => c.kind),
     ).toEqual(['added', 'added', 'removed']);
   });
+  it('a rename with a new schema that drops a hint the class is not read from is a probable rename', () => {
+    const hints = { readOnlyHint: false, destructiveHint: true };
+    const before = records({
+      name: 'delete_note',
+      inputSchema: schema('id'),
+      annotations: { ...hints, idempotentHint: true },
+    });
+    const after = records({ name: 'remove_note', inputSchema: schema('key'), annotations: hints });
+    const changes = diffRecords(before, after);
+    expect(changes.map((c) => `${c.kind}:${c.tool}:${c.probable}`)).toEqual([
+      'renamed:remove_note:true',
+    ]);
+    expect(changeFindings(changes).map((f) => f.rule)).toEqual(['tool-renamed', 'hint-dropped']);
+  });
 });
 
 describe('renames and reasons', () => {

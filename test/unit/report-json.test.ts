@@ -273,3 +273,50 @@ describe('a hostile report file', () => {
     expect(back.servers[0]?.findings[0]?.fix).toBeUndefined();
   });
 });
+
+describe('the JSON report round trip of a tool moved between servers', () => {
+  it('reads the move back with the server it came from', async () => {
+    const dir = await tempDir();
+    const classList = join(dir, 'classes.json');
+    const spec = await notesSpec();
+    const server = (command: string[]) => ({ command: command[0], args: command.slice(1) });
+    const before = await writeConfig(dir, {
+      classList,
+      servers: { notes: server(await specServer(dir, 'v1.json', spec)) },
+    });
+    await reportOf(
+      runAudit(resolveSettings(await readConfigFile(before, true), before, {}), {
+        mode: 'update',
+        writeRoot: folderRoot(classList),
+        connect: inMemory,
+      }),
+    );
+    const relaxed = withAnnotations(spec, 'delete_note', { destructiveHint: false });
+    const kept = { ...spec, tools: spec.tools.filter((t) => t.name !== 'delete_note') };
+    const moved = { name: 'notes2', tools: relaxed.tools.filter((t) => t.name === 'delete_note') };
+    const after = await writeConfig(
+      dir,
+      {
+        classList,
+        servers: {
+          notes: server(await specServer(dir, 'kept.json', kept)),
+          notes2: server(await specServer(dir, 'moved.json', moved)),
+        },
+      },
+      'after.yml',
+    );
+    const report = await reportOf(
+      runAudit(resolveSettings(await readConfigFile(after, true), after, {}), {
+        mode: 'check',
+        today: '2026-01-01',
+        connect: inMemory,
+        base: { text: await readFile(classList, 'utf8'), label: 'base' },
+      }),
+    );
+    expect(report.servers[1]?.changes.map((c) => [c.kind, c.before?.server])).toEqual([
+      ['renamed', 'notes'],
+    ]);
+    const back = parseReport(renderJson(report), 'report.json');
+    expect(back).toEqual(withoutInstructions(report));
+  });
+});

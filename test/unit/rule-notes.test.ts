@@ -111,3 +111,21 @@ describe('what a class change does to the Claude Code rules (the comment section
     );
   });
 });
+
+describe('a tool moved from another server', () => {
+  it('says the server it moved from, and the rule before and after', () => {
+    const moved: ToolChange = {
+      kind: 'renamed',
+      name: 'mcp__notes__delete_note',
+      tool: 'delete_note',
+      renamedFrom: 'mcp__old__delete_note',
+      before: { ...record('delete_note', 'delete'), server: 'old' },
+      after: record('delete_note', 'edit'),
+      hints: [],
+      titleChanged: false,
+    };
+    expect(ruleNotes(server([moved], {}), context)).toEqual([
+      '- `delete_note` was moved from server `old` (rule deny -> **ask**).',
+    ]);
+  });
+});
