@@ -56,7 +56,7 @@ export const RULES = {
     severity: 'notice',
     approvable: false,
     summary:
-      'same input schema under a new name, or a probable rename (a removed and an added tool whose class-bearing hints were dropped or relaxed); a reason is carried over only for a same-schema rename whose class did not rise',
+      'same input schema under a new name; a probable rename (a removed and an added tool whose declared hints were dropped or whose class relaxed); or a tool moved from one server to another (same name, same schema, or probable); a reason is carried over only for a same-schema rename within one server whose class did not rise',
   },
   'policy-claude': {
     severity: 'error',
