@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import type { BaseText } from '../audit.js';
 import { usableBase } from '../core/classlist.js';
-import { readConfigFile, type ConfigFile } from './file.js';
-import { DEFAULT_CLASS_LIST } from './defaults.js';
+import { hasServers, readConfigFile, withProjectServers, type ConfigFile } from './file.js';
+import { DEFAULT_CLASS_LIST, MCP_JSON } from './defaults.js';
 import { AuditError, describeError } from '../errors.js';
 import { terminalSafe } from '../escape.js';
 import { finding, type Finding } from '../core/findings.js';
@@ -15,8 +15,10 @@ export interface BaseSource {
   label: string;
   /** The config file's path (the same at the base as now). */
   configPath: string;
-  /** The config file now, if there is one. */
+  /** The config the run takes now (the config file, with .mcp.json's servers where it has none). */
   headConfig: ConfigFile | undefined;
+  /** The base's .mcp.json gives the servers where the base config lists none, as now. */
+  projectServers?: boolean;
   /** The class list's path now. */
   headClassList: string;
 }
@@ -30,6 +32,31 @@ export interface BaseRead {
   warning?: string;
   /** Findings about the run: config-relaxed, class-list-moved. */
   findings: Finding[];
+}
+
+/**
+ * The base config as the run took it at the base: with the base's .mcp.json servers where the
+ * base config lists none (or there is none), as readRunConfig does now. A .mcp.json that does not
+ * parse at the base only warns, as a base config that does not.
+ */
+async function withBaseProjectServers(
+  baseConfig: ConfigFile | undefined,
+  read: BaseSource['read'],
+  label: string,
+  warnings: string[],
+): Promise<ConfigFile | undefined> {
+  if (baseConfig && hasServers(baseConfig)) return baseConfig;
+  const text = await read(MCP_JSON);
+  if (text === null) return baseConfig;
+  try {
+    const project = await readConfigFile(MCP_JSON, true, () => Promise.resolve(text));
+    return project && hasServers(project) ? withProjectServers(baseConfig, project) : baseConfig;
+  } catch (error) {
+    warnings.push(
+      `${MCP_JSON} at ${label} could not be read (${terminalSafe(describeError(error), 300)}); its servers are not compared with the PR's.`,
+    );
+    return baseConfig;
+  }
 }
 
 /**
@@ -55,6 +82,9 @@ export async function readBaseState(source: BaseSource): Promise<BaseRead> {
         `The config file ${configPath} at ${label} could not be read (${terminalSafe(describeError(error), 300)}); the PR's config is not compared with it.`,
       );
     }
+  const compared = source.projectServers
+    ? await withBaseProjectServers(baseConfig, read, label, warnings)
+    : baseConfig;
   const named = baseConfig?.classList;
   const same = (a: string, b: string) => resolve(a) === resolve(b);
   const paths = [named ?? DEFAULT_CLASS_LIST];
@@ -88,7 +118,7 @@ export async function readBaseState(source: BaseSource): Promise<BaseRead> {
       ),
     );
   findings.push(
-    ...configRelaxations(baseConfig, source.headConfig, {
+    ...configRelaxations(compared, source.headConfig, {
       base: `${configPath} at ${label}`,
       head: configPath,
     }),

@@ -392,6 +392,27 @@ function checkRulesAndWaivers(config: ConfigFile, path: string): void {
  * an error; the default path may simply not exist. `read` defaults to the text as the early start
  * read it, before the server under audit ran (see prestart.ts).
  */
+/** The file lists servers (under `servers` or `mcpServers`). */
+export function hasServers(file: ConfigFile): boolean {
+  return Object.keys({ ...(file.mcpServers ?? {}), ...(file.servers ?? {}) }).length > 0;
+}
+
+/**
+ * The config the run takes when `own` names no servers: its keys with the servers of the
+ * project's .mcp.json (`project`); .mcp.json alone when there is no config file.
+ */
+export function withProjectServers(
+  own: ConfigFile | undefined,
+  project: ConfigFile,
+): ConfigFile {
+  if (!own) return project;
+  return {
+    ...own,
+    ...(project.mcpServers ? { mcpServers: project.mcpServers } : {}),
+    ...(project.servers ? { servers: project.servers } : {}),
+  };
+}
+
 export async function readConfigFile(
   path: string,
   required: boolean,

@@ -8,7 +8,7 @@ import { commitOf } from '../git.js';
 import { AuditError, getErrorMessage } from '../errors.js';
 import { terminalSafe } from '../escape.js';
 import { DEFAULT_CONFIG, MCP_JSON } from './defaults.js';
-import { readConfigFile, type ConfigFile } from './file.js';
+import { hasServers, readConfigFile, withProjectServers, type ConfigFile } from './file.js';
 import {
   nameFromProject,
   resolveSettings,
@@ -35,11 +35,10 @@ export interface ConfigRead {
   own?: ConfigFile;
   /** Said once: where the servers came from, when not from the config file. */
   note?: string;
+  /** A command or URL was given: .mcp.json's servers are not the run's, here or at the base. */
+  direct?: boolean;
 }
 
-function hasServers(file: ConfigFile): boolean {
-  return Object.keys({ ...(file.mcpServers ?? {}), ...(file.servers ?? {}) }).length > 0;
-}
 
 /**
  * The config file at `path` (`required` when named on purpose), with the project's .mcp.json for
@@ -55,18 +54,20 @@ export async function readRunConfig(options: {
   const { path, required, direct, read = readTrusted } = options;
   let text: string | undefined;
   const own = await readConfigFile(path, required, async (p) => (text = await read(p)));
-  const kept = { ...(text !== undefined ? { text } : {}), ...(own ? { own } : {}) };
+  const kept = { ...(text !== undefined ? { text } : {}), ...(own ? { own } : {}), direct };
   if (direct || (own && hasServers(own)) || (!own && required))
     return { ...(own ? { file: own } : {}), path, ...kept };
   const project = await readConfigFile(MCP_JSON, false, read);
   if (!project || !hasServers(project)) return { ...(own ? { file: own } : {}), path, ...kept };
-  if (!own) return { file: project, path: MCP_JSON, note: `servers from ${MCP_JSON} (no ${path})` };
-  const servers = {
-    ...(project.mcpServers ? { mcpServers: project.mcpServers } : {}),
-    ...(project.servers ? { servers: project.servers } : {}),
-  };
+  if (!own)
+    return {
+      file: project,
+      path: MCP_JSON,
+      direct,
+      note: `servers from ${MCP_JSON} (no ${path})`,
+    };
   return {
-    file: { ...own, ...servers },
+    file: withProjectServers(own, project),
     path,
     ...kept,
     note: `servers from ${MCP_JSON} (${path} lists none)`,
@@ -154,7 +155,10 @@ export async function readBasePlan(options: {
     read,
     label: options.label,
     configPath: options.configPath,
-    headConfig: options.config.own,
+    // The config the run takes (the config file, with .mcp.json's servers where it lists none)
+    // is compared with the same at the base: servers moved to .mcp.json are still compared.
+    headConfig: options.config.file,
+    projectServers: !options.config.direct,
     headClassList: options.classList,
   });
 }

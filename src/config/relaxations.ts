@@ -164,17 +164,34 @@ const START_KEYS = ['type', 'command', 'args', 'cwd', 'env', 'url', 'headers', '
 const SAFE_SERVER_KEYS = ['description', 'timeout'];
 
 /**
- * The relaxations of the servers both configs have: an era dropped, or any key not known to be
- * safe (alwaysAllow, autoApprove, disabled, unknown ones), named but never shown, since a
- * server entry holds secrets.
+ * The pairs of a base server entry and the head entry it is compared with: the same key, and for
+ * a key the head lacks, every key the base lacks (a renamed server may be any of them: a rename
+ * must not shed what the base entry held, such as protocolEra: both).
+ */
+function serverPairs(
+  before: Record<string, ServerEntry>,
+  after: Record<string, ServerEntry>,
+): { label: string; was: ServerEntry; now: ServerEntry }[] {
+  const added = Object.keys(after).filter((key) => !Object.hasOwn(before, key));
+  return Object.entries(before).flatMap(([key, was]) => {
+    const now = Object.hasOwn(after, key) ? after[key] : undefined;
+    if (now) return [{ label: `server ${JSON.stringify(key)}`, was, now }];
+    return added.map((to) => ({
+      label: `server ${JSON.stringify(key)} (under the new key ${JSON.stringify(to)})`,
+      was,
+      now: after[to] as ServerEntry,
+    }));
+  });
+}
+
+/**
+ * The relaxations of each server of the base config against its entry now (see serverPairs): an
+ * era dropped, or any key not known to be safe (alwaysAllow, autoApprove, disabled, unknown
+ * ones), named but never shown, since a server entry holds secrets.
  */
 const serversRelaxed: Judge = (base, head) => {
-  const [before, after] = [entriesOf(base), entriesOf(head)];
   const out: string[] = [];
-  for (const [key, was] of Object.entries(before)) {
-    const now = after[key];
-    if (!now) continue;
-    const server = `server ${JSON.stringify(key)}`;
+  for (const { label: server, was, now } of serverPairs(entriesOf(base), entriesOf(head))) {
     if (was.protocolEra !== undefined || now.protocolEra !== undefined)
       out.push(
         ...eraRelaxed(

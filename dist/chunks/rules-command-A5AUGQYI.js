@@ -1,0 +1,13 @@
+import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
+import{A as S,D as E,K as j,L as T,P as A,n as v,o as x,p as L,q as d,y as P,z as R}from"./chunk-NRCHOFBX.js";import{a as $,b as y,h as f,i as C,k as p,n as c}from"./chunk-XQJJUPQZ.js";import"./chunk-DP2B6Z3C.js";import"./chunk-2P2RNNYK.js";import{parseArgs as b}from"node:util";function F(e){return new p(e,`Run ${f} rules --help for usage.`)}async function D(e){let t=await j(e);if(!t)throw new p(`There is no class list at ${e}.`,`Client rules come from the reviewed class list, never from live hints alone: run ${f} update, review and commit the file, then run rules.`);return t.list}function N(e,t){let s=[];for(let l of d)for(let i of t[l]){let o=e.tools.get(i);s.push([l,c(i,200),o?.class??"",o?.reach??""])}if(!s.length)return`The class list records no tools: no rules.
+`;let r=[0,1,2].map(l=>Math.max(...s.map(i=>i[l].length))),n=l=>l.map((i,o)=>o<3?i.padEnd(r[o]):i).join("  ").trimEnd();return`${[n(["rule","tool","class","reach"]),...s.map(n)].join(`
+`)}
+`}function I(e,t){if(!t.length)return"";let s=t.map(n=>`  permissions.${n.list} line ${n.line}: ${c(n.rule,200)} (${c(n.why,300)})`),r=t.length;return`${r===1?"This rule":`These ${r} rules`} of ${c(e,200)} ${r===1?"is":"are"} removed or replaced (the class list's rules replace every rule of its servers):
+${s.join(`
+`)}
+`}async function M(e,t,s,r,n){let l=await L(),i="the settings file";await v(e,l,i);let o=await T(e),a=E(o,r,n),m=a.text!==o?.text;m&&await x(e,a.text,l,i);let g=d.reduce((u,O)=>u+r[O].length,0),h=[...n].sort().map(u=>c(u,100)),w=I(e,a.removed);return{exitCode:0,stdout:t==="text"?`${N(s,r)}
+${w}${m?"Wrote":"Unchanged:"} ${c(e,200)} (${g} rule${g===1?"":"s"} for ${h.length===1?"server":"servers"} ${h.join(", ")||"(none)"}; every other key and rule kept).
+`:`${JSON.stringify({written:m,file:e,permissions:r,removed:a.removed},null,2)}
+`,stderr:t==="text"?"":w}}async function K(e){let t;try{({values:t}=b({args:e,strict:!0,allowPositionals:!1,options:{help:{type:"boolean",short:"h"},"class-list":{type:"string"},config:{type:"string"},format:{type:"string"},write:{type:"string"}}}))}catch(m){throw F(m.message)}if(t.help)return{exitCode:0,stdout:`${C.rules}
+`,stderr:""};let s=t.format??"json";if(s!=="json"&&s!=="text")throw F(`--format must be json or text, not "${s}".`);let r=t.config??$,n=await A(r,t.config!==void 0),l=P(n?.clientRules,r),i=t["class-list"]??n?.classList??y,o=await D(i),a=R(o,l);return t.write!==void 0?M(t.write,s,o,a,S(o)):{exitCode:0,stdout:s==="text"?N(o,a):`${JSON.stringify({permissions:a},null,2)}
+`,stderr:""}}export{D as requiredClassList,K as runRules};

@@ -1,0 +1,114 @@
+// The servers a PR audits are compared with the base's as the run takes them: the config file's,
+// or .mcp.json's where the config file lists none, at the base as now. Moving servers between
+// the two files, renaming a server's key, or changing a .mcp.json-only project's command must
+// not shed what the base's entry held. Through the CLI, real server processes and a git base.
+import { execFile } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { json, notesSpec, runCli, SERVERS, tempDir } from '../support/cli.js';
+
+const exec = promisify(execFile);
+const CONFIG = '.github/mcp-annotation-auditor.yml';
+
+async function git(dir: string, ...args: string[]): Promise<void> {
+  await exec('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+    cwd: dir,
+  });
+}
+
+/** A server entry that serves the spec in `dir/<file>`. */
+function served(file: string, more: Record<string, unknown> = {}): Record<string, unknown> {
+  return { command: 'node', args: [join(SERVERS, 'configurable.mjs'), file], ...more };
+}
+
+async function put(dir: string, files: Record<string, unknown>): Promise<void> {
+  for (const [path, data] of Object.entries(files)) {
+    await mkdir(join(dir, path, '..'), { recursive: true });
+    await writeFile(join(dir, path), JSON.stringify(data, null, 2));
+  }
+}
+
+/** Records the class list with plain update (the run's own servers), and commits everything. */
+async function recordAndCommit(dir: string, message: string): Promise<void> {
+  const update = await runCli(['update', '--prune'], { cwd: dir });
+  expect(update.code, update.stderr).toBe(0);
+  await git(dir, 'add', '-A');
+  await git(dir, 'commit', '-q', '-m', message);
+}
+
+/** A repository whose base commit holds `files`, the notes spec and its class list. */
+async function repository(files: Record<string, unknown>): Promise<string> {
+  const dir = await tempDir();
+  await git(dir, 'init', '-q');
+  const spec = await notesSpec();
+  await put(dir, { 'spec.json': spec, ...files });
+  await recordAndCommit(dir, 'base');
+  return dir;
+}
+
+function check(dir: string) {
+  return runCli(['check', '--format', 'json', '--base-ref', 'HEAD~1'], { cwd: dir });
+}
+
+function findingsOf(run: Awaited<ReturnType<typeof check>>): string[] {
+  return json(run).findings.map((f) => `${f.severity} ${f.rule}: ${f.message}`);
+}
+
+describe('servers compared with the base as the run takes them', () => {
+  it('servers moved from the config file to .mcp.json keep the base entry: narrowing protocolEra is config-relaxed', async () => {
+    const dir = await repository({
+      [CONFIG]: {
+        policies: ['claude'],
+        servers: { notes: served('spec.json', { protocolEra: 'both' }) },
+      },
+    });
+    await put(dir, {
+      [CONFIG]: { policies: ['claude'] },
+      '.mcp.json': { mcpServers: { notes: served('spec.json') } },
+    });
+    await recordAndCommit(dir, 'servers moved to .mcp.json');
+    const run = await check(dir);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(findingsOf(run)).toContainEqual(
+      expect.stringMatching(
+        /^error config-relaxed: .*server "notes": protocolEra is legacy \(was both\)/,
+      ),
+    );
+  });
+
+  it('a .mcp.json-only project whose command no longer lists the delete tool is start-removed', async () => {
+    const spec = await notesSpec();
+    const lite = { ...spec, tools: spec.tools.filter((t) => t.name !== 'delete_note') };
+    const dir = await repository({ '.mcp.json': { mcpServers: { notes: served('spec.json') } } });
+    await put(dir, {
+      'lite.json': lite,
+      '.mcp.json': { mcpServers: { notes: served('lite.json') } },
+    });
+    await recordAndCommit(dir, 'a mode without delete_note');
+    const run = await check(dir);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(findingsOf(run)).toContainEqual(expect.stringMatching(/^error start-removed: /));
+  });
+
+  it('a server under a new key is compared with the base entry it replaces: alwaysAllow added is config-relaxed', async () => {
+    const dir = await repository({
+      [CONFIG]: { policies: ['claude'], servers: { notes: served('spec.json') } },
+    });
+    await put(dir, {
+      [CONFIG]: {
+        policies: ['claude'],
+        servers: { notes_v2: served('spec.json', { alwaysAllow: ['delete_note'] }) },
+      },
+    });
+    await recordAndCommit(dir, 'notes is notes_v2');
+    const run = await check(dir);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(findingsOf(run)).toContainEqual(
+      expect.stringMatching(
+        /^error config-relaxed: .*server "notes" \(under the new key "notes_v2"\): alwaysAllow is added/,
+      ),
+    );
+  });
+});
