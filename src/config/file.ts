@@ -401,10 +401,7 @@ export function hasServers(file: ConfigFile): boolean {
  * The config the run takes when `own` names no servers: its keys with the servers of the
  * project's .mcp.json (`project`); .mcp.json alone when there is no config file.
  */
-export function withProjectServers(
-  own: ConfigFile | undefined,
-  project: ConfigFile,
-): ConfigFile {
+export function withProjectServers(own: ConfigFile | undefined, project: ConfigFile): ConfigFile {
   if (!own) return project;
   return {
     ...own,

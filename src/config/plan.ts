@@ -39,7 +39,6 @@ export interface ConfigRead {
   direct?: boolean;
 }
 
-
 /**
  * The config file at `path` (`required` when named on purpose), with the project's .mcp.json for
  * the servers when nothing else names them: no config file, or one that lists no servers (added,
