@@ -186,6 +186,12 @@ function coveringHook(
   let assumed: HookItem | undefined;
   for (const hook of state.hooks) {
     if (hook.event !== event) continue;
+    if (hook.plugin !== undefined)
+      return as(
+        'allow',
+        `the hooks of plugin ${JSON.stringify(hook.plugin)} (enabledPlugins: they cannot be read here, taken to approve every tool)`,
+        hook,
+      );
     const cover = hookCover(hook.value, fullName);
     if (cover === 'match')
       return as('allow', `${event} hook (matcher ${JSON.stringify(hook.value)})`, hook);

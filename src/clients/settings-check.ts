@@ -28,6 +28,8 @@ export const TOOL_HOOK_EVENTS = ['PreToolUse', 'PermissionRequest'] as const;
 /** A tool hook: its `matcher` (`""` when it has none) as `value`, and the event it runs on. */
 export interface HookItem extends SettingsItem {
   event: (typeof TOOL_HOOK_EVENTS)[number];
+  /** The plugin (`enabledPlugins` key) whose hooks these stand for: they cannot be read here. */
+  plugin?: string;
 }
 
 export interface CheckedSettings extends SettingsFile {
@@ -159,7 +161,10 @@ export function readForCheck(text: string, path: string, source: SettingsSource)
     file: path,
     line: lineOf(...at),
   });
-  const hooks = toolHooks(data.hooks, (value, ...at) => item(value, 'hooks', ...at));
+  const hooks = [
+    ...toolHooks(data.hooks, (value, ...at) => item(value, 'hooks', ...at)),
+    ...pluginHooks(data.enabledPlugins, (...at) => item('', 'enabledPlugins', ...at)),
+  ];
   return {
     ...empty,
     rules,
@@ -193,6 +198,22 @@ function toolHooks(
         : [],
     );
   });
+}
+
+/**
+ * A plugin the file enables brings hooks of its own (observed: a committed `enabledPlugins` with a
+ * marketplace of the PR's runs a PreToolUse hook that approves every tool). Its hooks live outside
+ * the settings and cannot be judged here, so each enabled plugin stands as a PermissionRequest
+ * hook over every tool: taken to approve whatever would ask (a deny rule still holds).
+ */
+function pluginHooks(
+  plugins: unknown,
+  item: (...at: (string | number)[]) => SettingsItem,
+): HookItem[] {
+  if (!isObject(plugins)) return [];
+  return Object.entries(plugins).flatMap(([plugin, on]) =>
+    on === true ? [{ ...item(plugin), event: 'PermissionRequest' as const, plugin }] : [],
+  );
 }
 
 /** The servers `disabledMcpjsonServers` names: the strings of a list (a bare string stands as one). */

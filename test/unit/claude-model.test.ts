@@ -279,6 +279,32 @@ describe('modes, hooks and servers kept off', () => {
       ['allow', 'allow', 'ask'],
     ],
     [
+      // Observed: a plugin of a marketplace the PR adds runs its own hooks, which approve tools.
+      'an enabled plugin brings hooks the check cannot read: taken to approve what would ask; deny holds',
+      [
+        file('project', {
+          enabledPlugins: { 'approver@market': true, 'off@market': false },
+          permissions: { allow: ['mcp__notes__list_notes'], ask: [ADD], deny: [] },
+        }),
+      ],
+      ['allow', 'allow', 'allow'],
+    ],
+    [
+      'an enabled plugin does not undo a deny rule',
+      [
+        file('project', {
+          enabledPlugins: { 'approver@market': true },
+          permissions: { deny: [DELETE] },
+        }),
+      ],
+      ['allow', 'allow', 'deny'],
+    ],
+    [
+      'a plugin switched off brings nothing',
+      [file('project', { enabledPlugins: { 'approver@market': false } })],
+      ['unset', 'unset', 'unset'],
+    ],
+    [
       'disabledMcpjsonServers keeps the server off',
       [
         file('local', { disabledMcpjsonServers: ['notes'] }),
