@@ -9,19 +9,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { json, notesSpec, runCli, SERVERS, tempDir, withAnnotations } from '../support/cli.js';
+import { git } from '../support/git.js';
 
 const exec = promisify(execFile);
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
 const CONFIG = '.github/mcp-annotation-auditor.yml';
-
-async function git(dir: string, ...args: string[]): Promise<string> {
-  const { stdout } = await exec(
-    'git',
-    ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args],
-    { cwd: dir },
-  );
-  return stdout.trim();
-}
 
 async function commitAll(dir: string, message: string): Promise<string> {
   await git(dir, 'add', '-A');

@@ -1,9 +1,7 @@
 // Defects a fault-injection pass on the CLI found, each run through the committed bundle.
-import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   droppedHintServers,
@@ -15,14 +13,7 @@ import {
   tempDir,
   withAnnotations,
 } from '../support/cli.js';
-
-const exec = promisify(execFile);
-
-async function git(dir: string, ...args: string[]): Promise<void> {
-  await exec('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
-    cwd: dir,
-  });
-}
+import { git } from '../support/git.js';
 
 describe('a base that cannot be found is an error, never an empty base', () => {
   let dir: string;

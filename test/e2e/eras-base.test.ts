@@ -1,10 +1,8 @@
 // protocolEra both against a git base: each era's listing counts on its own, so a hint one era
 // alone drops is drift, then hint-dropped once recorded; narrowing both to one era is
 // config-relaxed. Through the CLI and a real server that answers each era its own way.
-import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { auditListings } from '../../src/core/listings.js';
 import {
@@ -16,15 +14,9 @@ import {
   withAnnotations,
   writeConfig,
 } from '../support/cli.js';
+import { git } from '../support/git.js';
 
-const exec = promisify(execFile);
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
-
-async function git(dir: string, ...args: string[]): Promise<void> {
-  await exec('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
-    cwd: dir,
-  });
-}
 
 function config(era = 'both'): Record<string, unknown> {
   return {

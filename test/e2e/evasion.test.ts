@@ -1,9 +1,7 @@
 // Ways a PR could get a dropped hint or a relaxed class past check, and ways update could lose
 // reviewed entries: each through the CLI, real server processes and a real git repository.
-import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   EXAMPLE,
@@ -16,15 +14,9 @@ import {
   withDeleteNoteRenamed,
   writeConfig,
 } from '../support/cli.js';
+import { git } from '../support/git.js';
 
-const exec = promisify(execFile);
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
-
-async function git(dir: string, ...args: string[]): Promise<void> {
-  await exec('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
-    cwd: dir,
-  });
-}
 
 /** A config entry that serves the spec in `dir/spec.json`. */
 function served(): Record<string, unknown> {

@@ -2,10 +2,8 @@
 // base's reviewed record must still be what it is compared with, so a relaxed class or a dropped
 // hint is not passed off as a tool removed here and another added there. Through the CLI, real
 // server processes and a git base.
-import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   json,
@@ -16,15 +14,9 @@ import {
   withAnnotations,
   writeConfig,
 } from '../support/cli.js';
+import { git } from '../support/git.js';
 
-const exec = promisify(execFile);
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
-
-async function git(dir: string, ...args: string[]): Promise<void> {
-  await exec('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
-    cwd: dir,
-  });
-}
 
 /** A config entry that serves the spec in `dir/<file>`. */
 function served(file: string): Record<string, unknown> {

@@ -1,10 +1,8 @@
 // Ways a PR's config or class list relaxes the check without dropping a hint: client rules and
 // settings changed in the config, a delete tool recorded as edit, the audited command changed so
 // the delete tool is no longer listed. Through the CLI, real server processes and a git base.
-import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   json,
@@ -15,15 +13,9 @@ import {
   withAnnotations,
   writeConfig,
 } from '../support/cli.js';
+import { git } from '../support/git.js';
 
-const exec = promisify(execFile);
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
-
-async function git(dir: string, ...args: string[]): Promise<void> {
-  await exec('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
-    cwd: dir,
-  });
-}
 
 /** A config entry that serves the spec in `dir/<file>`, with a secret in its environment. */
 function served(file = 'spec.json'): Record<string, unknown> {

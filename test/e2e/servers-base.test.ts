@@ -2,21 +2,13 @@
 // or .mcp.json's where the config file lists none, at the base as now. Moving servers between
 // the two files, renaming a server's key, or changing a .mcp.json-only project's command must
 // not shed what the base's entry held. Through the CLI, real server processes and a git base.
-import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { json, notesSpec, runCli, SERVERS, tempDir } from '../support/cli.js';
+import { git } from '../support/git.js';
 
-const exec = promisify(execFile);
 const CONFIG = '.github/mcp-annotation-auditor.yml';
-
-async function git(dir: string, ...args: string[]): Promise<void> {
-  await exec('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
-    cwd: dir,
-  });
-}
 
 /** A server entry that serves the spec in `dir/<file>`. */
 function served(file: string, more: Record<string, unknown> = {}): Record<string, unknown> {
