@@ -383,7 +383,12 @@ const baselineFailed = new Set();
 
 /** A push event: the action audits, compares with the class list at HEAD, and comments on nothing. */
 const PUSH_EVENT = join(WORK, 'push-event.json');
-writeFileSync(PUSH_EVENT, JSON.stringify({ ref: 'refs/heads/main', commits: [] }));
+// A push that creates its branch (an all-zero before, as GitHub sends it): the action audits with
+// no base to compare with, as the bench's own class list is the reference.
+writeFileSync(
+  PUSH_EVENT,
+  JSON.stringify({ ref: 'refs/heads/main', before: '0'.repeat(40), commits: [] }),
+);
 
 /**
  * The runner's environment for one action run on this server: INPUT_* as action.yml declares
