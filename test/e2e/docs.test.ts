@@ -123,7 +123,7 @@ describe('docs that cannot drift', () => {
     const quick = text.slice(from, text.indexOf('\n## ', from));
     expect([...quick.matchAll(/```sh\n(.+)\n```/g)].map((m) => m[1])).toEqual([
       'npm ci && npx mcp-annotation-auditor check -- node examples/notes/server.mjs',
-      'npm ci && npm test',
+      'npm ci && npm run oracles:install && npm test',
     ]);
   });
 

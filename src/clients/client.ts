@@ -1,0 +1,90 @@
+import type { ToolClass } from '../core/classify.js';
+import type { HintName } from '../core/tools.js';
+
+/*
+ * The seam every client model fills (one folder a client under clients/): where its committed
+ * config lives, how it names a tool, how it decides a tool from that config and from the
+ * annotations on its own, and how the class list's rules are written into its file keeping the
+ * rest byte for byte. The check and `rules --client` read clients only through this shape, so
+ * adding a client is adding a folder and one row in clients/registry.ts.
+ */
+
+/** What a client does when the model calls a tool: run it, ask the user, refuse, or not offer it. */
+export type ClientDecision = 'allow' | 'ask' | 'deny' | 'hidden';
+
+/** A recorded tool as a client sees it: its server key, name, reviewed class and declared hints. */
+export interface ClientTool {
+  /** The server's key as the class list records it (the config key). */
+  server: string;
+  tool: string;
+  class: ToolClass;
+  /** The hints the server declares now; a hint it does not declare is absent. */
+  declared: Partial<Record<HintName, boolean>>;
+}
+
+/** A committed file the client reads: its path relative to the repository ('/' separators). */
+export interface ClientFile {
+  path: string;
+  text: string;
+}
+
+/** A tool's effective decision in one client, and what made it. */
+export interface ClientVerdict {
+  decision: ClientDecision;
+  /** The rule or setting that decided, as written in the file (absent for a built-in default). */
+  rule?: string;
+  file?: string;
+  /** 1-based line of `rule` in `file`. */
+  line?: number;
+  /**
+   * Set when the client decided on its own, from the annotations or a default, with no rule of
+   * the class list's shape (Codex's `auto`, opencode's default allow): says how, for people.
+   */
+  byClient?: string;
+}
+
+/** A finding about a rule itself, not one tool: a rule the client skips or that names nothing. */
+export interface ClientRuleProblem {
+  id: 'rule-ignored' | 'rule-stale' | 'rule-shadowed';
+  message: string;
+  fix: string;
+  file: string;
+  line?: number;
+}
+
+/** The mapping of classes to decisions that `rules` writes (read → allow, edit → ask, delete → deny). */
+export type ClassDecisions = Record<ToolClass, Exclude<ClientDecision, 'hidden'>>;
+
+export interface Client<State = unknown> {
+  /** The id on the command line and in JSON (`rules --client codex`, `tools[].clients.codex`). */
+  id: string;
+  /** The name people know, for messages and the PR comment ("Codex CLI"). */
+  label: string;
+  /** How the model was verified: the real binary's version, or only the client's documentation. */
+  verified: { binary: string; version: string } | 'documentation';
+  /** The committed files (repository-relative) the client reads, in the order it loads them. */
+  projectFiles: readonly string[];
+  /** The tool's name as the client shows it to the model and matches it in rules. */
+  fullName(server: string, tool: string): string;
+  /**
+   * Reads the committed files that exist; throws AuditError naming the file and line when one
+   * does not parse (a file that cannot be read is never judged as "no rules").
+   */
+  read(files: ClientFile[]): State;
+  /** Whether the committed config configures this client at all (a server or a rule in it). */
+  configures(state: State): boolean;
+  /** The effective decision for one tool, exactly as the client would take it. */
+  decide(state: State, tool: ClientTool): ClientVerdict;
+  /** Rules that the client skips, or that name no recorded tool. */
+  problems(state: State, tools: ClientTool[]): ClientRuleProblem[];
+  /** The file `rules --client <id> --write` writes by default (repository-relative). */
+  rulesFile: string;
+  /**
+   * The rules file's new text: the class list's rules for `tools` merged into `existing`, with
+   * everything else kept byte for byte; writing it twice changes nothing. Throws AuditError when
+   * `existing` does not parse.
+   */
+  writeRules(existing: string | undefined, tools: ClientTool[], mapping: ClassDecisions): string;
+  /** What `rules` prints beside the rules (where the file goes, what the client ignores). */
+  notes?: readonly string[];
+}
