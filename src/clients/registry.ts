@@ -1,0 +1,12 @@
+import type { Client } from './client.js';
+
+/*
+ * Every client the check and `rules --client` know, one row each (a folder under clients/ fills
+ * the Client seam). The order is the order reports list them in.
+ */
+export const CLIENTS: readonly Client[] = [];
+
+/** The client with this id, or undefined. */
+export function clientById(id: string): Client | undefined {
+  return CLIENTS.find((c) => c.id === id);
+}
