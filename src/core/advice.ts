@@ -1,6 +1,6 @@
 import type { ToolChange } from './diff.js';
 import type { Finding } from './findings.js';
-import type { RuleId } from './rules.js';
+import { RULES, type RuleId } from './rules.js';
 import { hintText } from './text.js';
 import type { HintName } from './tools.js';
 import { list } from './policies.js';
@@ -12,8 +12,10 @@ import { list } from './policies.js';
  * it, yet the policy error stays, so the only fix that clears both is to declare the hint again.
  */
 
-/** The policy rules, each a requirement that neither `update` nor the approval label clears. */
-const POLICY_RULES: readonly RuleId[] = ['policy-claude', 'policy-openai', 'policy-explicit'];
+/** A policy rule's finding: a requirement that neither `update` nor the approval label clears. */
+function isPolicy(f: Finding): boolean {
+  return RULES[f.rule].policy !== undefined;
+}
 
 /** A dropped hint that a policy requires, with the value it had and the policies requiring it. */
 export interface RequiredDrop {
@@ -41,11 +43,7 @@ export function requiredDrops(findings: Finding[], changes: ToolChange[]): Requi
     for (const hint of dropped.hints ?? []) {
       const policies = findings
         .filter(
-          (f) =>
-            POLICY_RULES.includes(f.rule) &&
-            !f.waived &&
-            f.tool === dropped.tool &&
-            f.hints?.includes(hint),
+          (f) => isPolicy(f) && !f.waived && f.tool === dropped.tool && f.hints?.includes(hint),
         )
         .map((f) => f.rule);
       if (policies.length && dropped.tool !== undefined)
@@ -71,7 +69,7 @@ export function adviseFixes(findings: Finding[], changes: ToolChange[]): void {
     const policies = list([...new Set(mine.flatMap((d) => d.policies))]);
     if (f.rule === 'hint-dropped')
       f.fix = `Declare ${declare} instead of removing it: ${policies} requires it, and declaring it clears both findings. The approval label clears hint-dropped, not ${policies}.`;
-    else if (POLICY_RULES.includes(f.rule) && mine.some((d) => d.policies.includes(f.rule)))
+    else if (isPolicy(f) && mine.some((d) => d.policies.includes(f.rule)))
       f.fix = `Declare ${declare} instead of removing it (this change dropped it). Neither update nor the approval label clears ${f.rule}.`;
     else if (f.rule === 'unrecorded-change' && f.fix)
       f.fix = `First declare ${declare} again (see hint-dropped); if this finding is still listed after that, ${f.fix.charAt(0).toLowerCase()}${f.fix.slice(1)}`;

@@ -1,176 +1,89 @@
 // core/: the pure middle of the flow, tools -> findings (parse and classify tools, policies,
-// class lists, diffs, renames, waivers, and this list of every rule). No fs, processes or
+// class lists, diffs, renames, waivers, and this registry of every rule). No fs, processes or
 // network. May import the shared pure modules (errors, escape, lazy) and types from config/;
-// never server/, report/, clients/, action/ or cli/. A new rule starts here, in RULES.
-/** The severities, most severe first. */
-export const SEVERITIES = ['error', 'warning', 'notice'] as const;
-export type Severity = (typeof SEVERITIES)[number];
-/** The fail-on thresholds: a severity, or never (report, never fail). */
-export const FAIL_ON_LEVELS = [...SEVERITIES, 'never'] as const;
-export type FailOn = (typeof FAIL_ON_LEVELS)[number];
+// never server/, report/, clients/, action/ or cli/. A new rule is a new file in core/rules/
+// (see core/rules/rule.ts for what it holds) and its line in RULE_LIST below.
+import hintDropped from './rules/hint-dropped.js';
+import unrecordedChange from './rules/unrecorded-change.js';
+import classRelaxed from './rules/class-relaxed.js';
+import classEscalated from './rules/class-escalated.js';
+import reachOpened from './rules/reach-opened.js';
+import toolAdded from './rules/tool-added.js';
+import toolRemoved from './rules/tool-removed.js';
+import startRemoved from './rules/start-removed.js';
+import toolRenamed from './rules/tool-renamed.js';
+import policyClaude from './rules/policy-claude.js';
+import policyOpenai from './rules/policy-openai.js';
+import policyExplicit from './rules/policy-explicit.js';
+import toolName from './rules/tool-name.js';
+import malformedTool from './rules/malformed-tool.js';
+import duplicateTool from './rules/duplicate-tool.js';
+import hintContradiction from './rules/hint-contradiction.js';
+import titleLocation from './rules/title-location.js';
+import eraMismatch from './rules/era-mismatch.js';
+import staleWaiver from './rules/stale-waiver.js';
+import ruleAllowsDelete from './rules/rule-allows-delete.js';
+import ruleAllowsEdit from './rules/rule-allows-edit.js';
+import ruleIgnored from './rules/rule-ignored.js';
+import settingsIgnored from './rules/settings-ignored.js';
+import ruleStale from './rules/rule-stale.js';
+import ruleUnset from './rules/rule-unset.js';
+import ruleShadowed from './rules/rule-shadowed.js';
+import serverRemoved from './rules/server-removed.js';
+import configRelaxed from './rules/config-relaxed.js';
+import startChanged from './rules/start-changed.js';
+import classListMoved from './rules/class-list-moved.js';
+import type { FailOn, Rule, Severity } from './rules/rule.js';
 
-/** Every rule the auditor reports, with its default severity and what it means. */
+export { FAIL_ON_LEVELS, SEVERITIES, type FailOn, type Severity } from './rules/rule.js';
 
-export const RULES = {
-  'hint-dropped': {
-    severity: 'error',
-    approvable: true,
-    summary: 'a hint declared before is absent now',
-  },
-  'unrecorded-change': {
-    severity: 'error',
-    approvable: false,
-    summary: 'live tools differ from the class list: run update and commit',
-  },
-  'class-relaxed': {
-    severity: 'warning',
-    // A delete tool relaxed is the change the check exists to stop: an error, not a warning.
-    highest: 'error',
-    approvable: true,
-    summary:
-      'delete to edit/read (error), or edit to read (warning): clients will auto-approve what they used to ask about',
-  },
-  'class-escalated': {
-    severity: 'notice',
-    approvable: false,
-    summary: 'read to edit/delete, or edit to delete',
-  },
-  'reach-opened': { severity: 'warning', approvable: false, summary: 'closed to open world' },
-  'tool-added': {
-    severity: 'notice',
-    approvable: false,
-    summary: 'a tool that was not in the base class list',
-  },
-  'tool-removed': {
-    severity: 'notice',
-    approvable: false,
-    summary: 'a tool of the base class list is gone',
-  },
-  'start-removed': {
-    severity: 'error',
-    approvable: true,
-    summary:
-      "a tool of the base class list is gone from a server whose start configuration the PR's config changed: the command clients run may still serve it",
-  },
-  'tool-renamed': {
-    severity: 'notice',
-    approvable: false,
-    summary:
-      'same input schema under a new name; a probable rename (a removed and an added tool whose declared hints were dropped or whose class relaxed); or a tool moved from one server to another (same name, same schema, or probable); a reason is carried over only for a same-schema rename within one server whose class did not rise',
-  },
-  'policy-claude': {
-    severity: 'error',
-    approvable: false,
-    summary: 'misses what the Claude connector directory requires',
-  },
-  'policy-openai': {
-    severity: 'error',
-    approvable: false,
-    summary: 'misses what the OpenAI Apps SDK requires',
-  },
-  'policy-explicit': {
-    severity: 'error',
-    approvable: false,
-    summary: 'misses a title or one of the four hints',
-  },
-  'tool-name': {
-    severity: 'error',
-    approvable: false,
-    summary: "breaks the spec's tool-name rules",
-  },
-  'malformed-tool': {
-    severity: 'error',
-    approvable: false,
-    summary: 'a tool that fails validation',
-  },
-  'duplicate-tool': { severity: 'error', approvable: false, summary: 'two tools with one name' },
-  'hint-contradiction': {
-    severity: 'warning',
-    approvable: false,
-    summary: 'readOnlyHint true with destructiveHint true',
-  },
-  'title-location': {
-    severity: 'warning',
-    approvable: false,
-    summary: 'the title is only in Tool.title, not in annotations.title',
-  },
-  'era-mismatch': {
-    severity: 'warning',
-    approvable: false,
-    summary: "a tool's annotations differ between protocol eras",
-  },
-  'stale-waiver': {
-    severity: 'warning',
-    approvable: false,
-    summary: 'a waiver that no longer matches anything, or has expired',
-  },
-  'rule-allows-delete': {
-    severity: 'error',
-    approvable: false,
-    summary: 'a Claude Code allow rule lets a delete tool run without asking',
-  },
-  'rule-allows-edit': {
-    severity: 'warning',
-    approvable: false,
-    summary: 'a Claude Code allow rule lets an edit tool run without asking',
-  },
-  'rule-ignored': {
-    severity: 'warning',
-    approvable: false,
-    summary:
-      'a Claude Code rule or setting the client skips (allow glob outside the tool part, parentheses, whitespace, a repo-controlled bypassPermissions, allow rules of a tracked settings.local.json)',
-  },
-  'settings-ignored': {
-    severity: 'error',
-    approvable: false,
-    summary:
-      'a Claude Code settings file the client drops whole (not JSON, or a known key of the wrong type), deny rules included; a warning when no recorded delete tool depends on it',
-  },
-  'rule-stale': {
-    severity: 'notice',
-    approvable: false,
-    summary: 'a Claude Code rule naming a server or tool the class list does not record',
-  },
-  'rule-unset': {
-    severity: 'notice',
-    approvable: false,
-    summary: 'a recorded tool no Claude Code rule decides (the client asks by default)',
-  },
-  'rule-shadowed': {
-    severity: 'notice',
-    approvable: false,
-    summary: 'a Claude Code allow rule made dead by a broader ask or deny',
-  },
-  'server-removed': {
-    severity: 'error',
-    approvable: true,
-    summary: 'the base class list records a server that no audited server matches',
-  },
-  'config-relaxed': {
-    severity: 'error',
-    approvable: true,
-    summary:
-      "the PR's config differs from the base commit's in any key but the few that cannot weaken the check (a rule raised, failOn stricter, a policy or server added, a waiver removed, limits, timeouts, concurrency, how a server starts)",
-  },
-  'start-changed': {
-    severity: 'notice',
-    approvable: false,
-    summary:
-      "the PR's config changes how a server is started (command, args, cwd, env, url, headers: named, never shown)",
-  },
-  'class-list-moved': {
-    severity: 'notice',
-    approvable: false,
-    summary:
-      'the class list is at another path than at the base commit: the two files are compared',
-  },
-} as const satisfies Record<
-  string,
-  { severity: Severity; highest?: Severity; approvable: boolean; summary: string }
->;
+/**
+ * Every rule the auditor reports, in the order the rules table, the README and SARIF list them:
+ * the findings of a PR's change first, then the policies, the listing, the run, the clients.
+ */
+const RULE_LIST = [
+  hintDropped,
+  unrecordedChange,
+  classRelaxed,
+  classEscalated,
+  reachOpened,
+  toolAdded,
+  toolRemoved,
+  startRemoved,
+  toolRenamed,
+  policyClaude,
+  policyOpenai,
+  policyExplicit,
+  toolName,
+  malformedTool,
+  duplicateTool,
+  hintContradiction,
+  titleLocation,
+  eraMismatch,
+  staleWaiver,
+  ruleAllowsDelete,
+  ruleAllowsEdit,
+  ruleIgnored,
+  settingsIgnored,
+  ruleStale,
+  ruleUnset,
+  ruleShadowed,
+  serverRemoved,
+  configRelaxed,
+  startChanged,
+  classListMoved,
+] as const;
 
-export type RuleId = keyof typeof RULES;
-export const RULE_IDS = Object.keys(RULES) as RuleId[];
+type Listed = (typeof RULE_LIST)[number];
+export type RuleId = Listed['id'];
+
+/** Every rule by its id. */
+export const RULES = Object.fromEntries(RULE_LIST.map((r) => [r.id, r])) as {
+  readonly [Id in RuleId]: Rule<Id>;
+};
+export const RULE_IDS: RuleId[] = RULE_LIST.map((r) => r.id);
+/** Every rule, in the table's order. */
+export const ALL_RULES: readonly Rule<RuleId>[] = RULE_LIST;
 
 export function isRuleId(value: string): value is RuleId {
   return Object.hasOwn(RULES, value);
@@ -182,7 +95,7 @@ export function isRuleId(value: string): value is RuleId {
  * anything below this in a config lowers those findings too.
  */
 export function highestSeverity(rule: RuleId): Severity {
-  const entry: { severity: Severity; highest?: Severity } = RULES[rule];
+  const entry: Rule = RULES[rule];
   return entry.highest ?? entry.severity;
 }
 

@@ -27,9 +27,9 @@ export function applyPolicy(
   const used = new Set<Waiver>();
   const active = settings.waivers.filter((w) => w.expires === undefined || w.expires >= today);
   const adjust = (f: Finding): Finding | undefined => {
-    // The config a config-relaxed finding is about cannot turn it down: its severity is the base
+    // The config a rule judges (config-relaxed) cannot turn it down: its severity is the base
     // commit's (see configRelaxations).
-    const override = f.rule === 'config-relaxed' ? undefined : settings.severities[f.rule];
+    const override = RULES[f.rule].judgesConfig ? undefined : settings.severities[f.rule];
     if (override === 'off') return undefined;
     // An override sets the rule's severity; a finding filed below it on purpose (a schema-only
     // drift notice) is only ever lowered.

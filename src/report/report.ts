@@ -7,7 +7,7 @@ import type { ClassifiedTool } from '../core/classify.js';
 import { fullToolName, type ToolRecord } from '../core/classlist.js';
 import type { ToolChange } from '../core/diff.js';
 import type { Finding } from '../core/findings.js';
-import { meetsThreshold, type FailOn } from '../core/rules.js';
+import { meetsThreshold, RULES, type FailOn } from '../core/rules.js';
 import type { EraSetting } from '../core/eras.js';
 import type { Policy } from '../config/defaults.js';
 
@@ -146,12 +146,11 @@ export function keyedFindings(report: Report): { finding: Finding; key?: string 
 
 /** Whether any unwaived finding meets the fail-on threshold. */
 export function resultOf(findings: Finding[], failOn: FailOn): 'passed' | 'failed' {
-  // A config that lowers failOn is one of the relaxations config-relaxed reports: that finding
-  // fails at error whatever the threshold it is about says.
+  // A config that lowers failOn is one of the relaxations config-relaxed reports: a rule that
+  // judges the config fails at error whatever the threshold it is about says.
   const strictest: FailOn = meetsThreshold('error', failOn) ? failOn : 'error';
   return findings.some(
-    (f) =>
-      !f.waived && meetsThreshold(f.severity, f.rule === 'config-relaxed' ? strictest : failOn),
+    (f) => !f.waived && meetsThreshold(f.severity, RULES[f.rule].judgesConfig ? strictest : failOn),
   )
     ? 'failed'
     : 'passed';

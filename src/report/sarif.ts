@@ -1,9 +1,23 @@
 import { keyedFindings, type Report } from './report.js';
 import { toolLines } from '../core/classlist.js';
 import { findingText } from '../core/findings.js';
-import { RULE_IDS, RULES } from '../core/rules.js';
+import { ALL_RULES } from '../core/rules.js';
+import type { Rule } from '../core/rules/rule.js';
 
 const LEVEL = { error: 'error', warning: 'warning', notice: 'note' } as const;
+
+/** A rule's SARIF metadata, from its file: what it means, its default level, what clears it. */
+export function sarifRule(rule: Rule) {
+  return {
+    id: rule.id,
+    shortDescription: { text: rule.summary },
+    help: {
+      text: `What clears it: ${rule.clears.replace(/`/g, '')}.`,
+      markdown: `What clears it: ${rule.clears}.`,
+    },
+    defaultConfiguration: { level: LEVEL[rule.severity] },
+  };
+}
 
 /**
  * The findings as SARIF 2.1.0, located on the class-list lines of the tools concerned, for code
@@ -45,11 +59,7 @@ export function renderSarif(
           driver: {
             name: 'mcp-annotation-auditor',
             version,
-            rules: RULE_IDS.map((id) => ({
-              id,
-              shortDescription: { text: RULES[id].summary },
-              defaultConfiguration: { level: LEVEL[RULES[id].severity] },
-            })),
+            rules: ALL_RULES.map(sarifRule),
           },
         },
         results,

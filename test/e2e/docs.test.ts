@@ -86,6 +86,12 @@ describe('docs that cannot drift', () => {
     ).resolves.toBeDefined();
   });
 
+  it('the README rules table is the one scripts/rules-table.mjs writes from src/core/rules/', async () => {
+    await expect(
+      run(process.execPath, [join(ROOT, 'scripts/rules-table.mjs'), '--check'], { cwd: ROOT }),
+    ).resolves.toBeDefined();
+  });
+
   it('the README rules table lists every rule, its default, and what clears it', async () => {
     const section = marked(await readme(), 'rules');
     const rows = section

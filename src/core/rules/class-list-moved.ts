@@ -1,0 +1,9 @@
+import { defineRule } from './rule.js';
+
+export default defineRule({
+  id: 'class-list-moved',
+  severity: 'notice',
+  approvable: false,
+  summary: 'the class list is at another path than at the base commit: the two files are compared',
+  clears: 'nothing to clear (a notice)',
+});

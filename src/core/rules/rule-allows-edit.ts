@@ -1,0 +1,9 @@
+import { defineRule } from './rule.js';
+
+export default defineRule({
+  id: 'rule-allows-edit',
+  severity: 'warning',
+  approvable: false,
+  summary: 'a Claude Code allow rule lets an edit tool run without asking',
+  clears: '`rules --write` (or fix the rule), or map the class to allow in `clientRules`',
+});

@@ -1,0 +1,10 @@
+import { defineRule } from './rule.js';
+
+export default defineRule({
+  id: 'rule-ignored',
+  severity: 'warning',
+  approvable: false,
+  summary:
+    'a Claude Code rule or setting the client skips (allow glob outside the tool part, parentheses, whitespace, a repo-controlled bypassPermissions, allow rules of a tracked settings.local.json)',
+  clears: 'rewrite the rule or setting as the finding suggests',
+});

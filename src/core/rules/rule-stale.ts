@@ -1,0 +1,9 @@
+import { defineRule } from './rule.js';
+
+export default defineRule({
+  id: 'rule-stale',
+  severity: 'notice',
+  approvable: false,
+  summary: 'a Claude Code rule naming a server or tool the class list does not record',
+  clears: '`rules --write`, or remove the rule',
+});

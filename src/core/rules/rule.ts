@@ -1,0 +1,85 @@
+// core/rules/: one file per rule (its id, default severity, whether the approval label clears
+// it, what it means, what clears it, and its check), and this file, the shape each fills. The
+// registry (core/rules.ts) lists the files; the rules table, the README's table, SARIF's rule
+// metadata and the config's known rules all come from that list. Pure: types and plain data.
+import type { ClassifiedTool } from '../classify.js';
+import type { ToolChange } from '../diff.js';
+import type { Finding } from '../findings.js';
+import type { MalformedTool } from '../tools.js';
+import type { Policy } from '../../config/defaults.js';
+
+/** The severities, most severe first. */
+export const SEVERITIES = ['error', 'warning', 'notice'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+/** The fail-on thresholds: a severity, or never (report, never fail). */
+export const FAIL_ON_LEVELS = [...SEVERITIES, 'never'] as const;
+export type FailOn = (typeof FAIL_ON_LEVELS)[number];
+
+/** What a tool rule reads: one live tool of one server. */
+export interface ToolContext {
+  tool: ClassifiedTool;
+}
+
+/** What a listing rule reads: one server's whole listing, valid tools and malformed ones. */
+export interface ListingContext {
+  tools: ClassifiedTool[];
+  malformed: MalformedTool[];
+}
+
+/** What a change rule reads: one tool's change between the base class list and the PR. */
+export interface ChangeContext {
+  change: ToolChange;
+}
+
+/**
+ * The phases of the audit a rule's check runs in, each with what the check reads. A rule
+ * without a check is raised by the step it is about (the run's config, the client settings,
+ * the drift from the class list): its file still holds all that is said of it.
+ */
+export interface Phases {
+  tool: ToolContext;
+  listing: ListingContext;
+  change: ChangeContext;
+}
+export type Phase = keyof Phases;
+
+/** What a finding carries besides its rule, tool, message and default severity. */
+export type FindingExtra = Partial<Omit<Finding, 'rule' | 'tool' | 'message' | 'severity'>>;
+
+/** A finding of the rule whose check is running, at the rule's default severity. */
+export type Raise = (tool: string | undefined, message: string, extra?: FindingExtra) => Finding;
+
+/** A check: what it reads in its phase, and `raise`, which files a finding of its own rule. */
+export type Check = {
+  [P in Phase]: { phase: P; run: (context: Phases[P], raise: Raise) => Finding[] };
+}[Phase];
+
+/** One rule: everything the auditor says about it and, where it has one, its check. */
+export interface Rule<Id extends string = string> {
+  id: Id;
+  /** Its findings' severity unless a config sets another. */
+  severity: Severity;
+  /** The most severe some of its findings are filed on purpose (class-relaxed of a delete tool). */
+  highest?: Severity;
+  /** Whether the approval label turns its findings (above a notice) into notices. */
+  approvable: boolean;
+  /**
+   * Set on a rule about the PR's config itself (config-relaxed): its severity comes from the
+   * base commit's config and it fails at error whatever threshold the PR's config sets, since
+   * the config it judges cannot turn it down.
+   */
+  judgesConfig?: true;
+  /** The policy profile that enables it: its check runs only when the profile is on. */
+  policy?: Policy;
+  /** When it is raised: the rules table's and SARIF's short description. */
+  summary: string;
+  /** What clears it, in markdown: the README table's last column and SARIF's help. */
+  clears: string;
+  /** Its check, over the context of the phase it runs in. */
+  check?: Check;
+}
+
+/** A rule as written in its file: the id kept literal, so the registry's ids are a union. */
+export function defineRule<const Id extends string>(rule: Rule<Id>): Rule<Id> {
+  return rule;
+}
