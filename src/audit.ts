@@ -40,7 +40,7 @@ import {
   renameFinding,
   staleServers,
 } from './core/renames.js';
-import { applyClientRules, type ClientRulesInput } from './clients/client-rules.js';
+import { applyClientRules, type ClientRulesInput } from './clients/claude-code/client-rules.js';
 import { pairMoves } from './core/moves.js';
 import { recordedOf, updatedClassList, withoutMalformed } from './core/update.js';
 import { applyPolicy } from './core/waivers.js';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parseSettings, type SettingsFile } from './clients/claude-settings.js';
+import { parseSettings, type SettingsFile } from './clients/claude-code/claude-settings.js';
 import { parseClassList, type ClassList } from './core/classlist.js';
 import { AuditError, getErrorMessage } from './errors.js';
 import type { Report } from './report/report.js';

@@ -7,12 +7,12 @@ import {
   permissionsFor,
   serversOf,
   type RuleMapping,
-} from '../clients/claude-settings.js';
-import type { ClientRulesInput } from '../clients/client-rules.js';
+} from '../clients/claude-code/claude-settings.js';
+import type { ClientRulesInput } from '../clients/claude-code/client-rules.js';
 import { runnerTempRoot, writeConfined } from '../confined.js';
-import { asChecked } from '../clients/claude-model.js';
-import { showSettingsAs } from '../clients/settings-check.js';
-import type { RuleNotesContext } from '../clients/rule-notes.js';
+import { asChecked } from '../clients/claude-code/claude-model.js';
+import { showSettingsAs } from '../clients/claude-code/settings-check.js';
+import type { RuleNotesContext } from '../clients/claude-code/rule-notes.js';
 import type { ClassList } from '../core/classlist.js';
 import { clientRulesInput } from '../config/client-settings.js';
 import { shellQuote } from '../config/settings.js';

@@ -8,15 +8,15 @@ import {
   permissionsFor,
   serversOf,
   type Permissions,
-} from '../clients/claude-settings.js';
+} from '../clients/claude-code/claude-settings.js';
 import { readConfigFile } from '../config/file.js';
 import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG } from '../config/defaults.js';
 import { AuditError } from '../errors.js';
 import { terminalSafe } from '../escape.js';
 import { HELP, type CliResult } from './help.js';
 import { NPX_COMMAND } from '../version.js';
-import { DECISIONS } from '../clients/permissions.js';
-import type { RemovedRule } from '../clients/removed-rules.js';
+import { DECISIONS } from '../clients/claude-code/permissions.js';
+import type { RemovedRule } from '../clients/claude-code/removed-rules.js';
 
 function usageError(message: string): AuditError {
   return new AuditError(message, `Run ${NPX_COMMAND} rules --help for usage.`);

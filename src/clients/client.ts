@@ -1,4 +1,9 @@
+// clients/: what the audit means for each MCP client's own config, one folder a client
+// (claude-code/, ...) filling the Client seam below, listed in registry.ts. Pure: the files are
+// read and written by files.ts, config/, action/ and cli/. May import core/, config/defaults.ts,
+// the shared pure modules and report/'s types. A new client is a new folder and a registry row.
 import type { ToolClass } from '../core/classify.js';
+import type { Severity } from '../core/rules.js';
 import type { HintName } from '../core/tools.js';
 
 /*
@@ -20,6 +25,11 @@ export interface ClientTool {
   class: ToolClass;
   /** The hints the server declares now; a hint it does not declare is absent. */
   declared: Partial<Record<HintName, boolean>>;
+  /**
+   * The decision the config's mapping gives this tool when it is not the class's (clientRules'
+   * per-tool and per-reach entries); see expectedDecision.
+   */
+  decision?: Exclude<ClientDecision, 'hidden'>;
 }
 
 /** A committed file the client reads: its path relative to the repository ('/' separators). */
@@ -43,9 +53,14 @@ export interface ClientVerdict {
   byClient?: string;
 }
 
-/** A finding about a rule itself, not one tool: a rule the client skips or that names nothing. */
+/**
+ * A finding about a rule itself, not one tool: a rule the client skips or that names nothing, or
+ * a file it drops whole (`settings-ignored`).
+ */
 export interface ClientRuleProblem {
-  id: 'rule-ignored' | 'rule-stale' | 'rule-shadowed';
+  id: 'rule-ignored' | 'rule-stale' | 'rule-shadowed' | 'settings-ignored';
+  /** When not the rule's default (a dropped file no delete tool depends on is a warning). */
+  severity?: Severity;
   message: string;
   fix: string;
   file: string;
@@ -54,6 +69,14 @@ export interface ClientRuleProblem {
 
 /** The mapping of classes to decisions that `rules` writes (read → allow, edit → ask, delete → deny). */
 export type ClassDecisions = Record<ToolClass, Exclude<ClientDecision, 'hidden'>>;
+
+/** The decision the class list gives a tool: its own (a per-tool or per-reach mapping), else its class's. */
+export function expectedDecision(
+  tool: ClientTool,
+  mapping: ClassDecisions,
+): Exclude<ClientDecision, 'hidden'> {
+  return tool.decision ?? mapping[tool.class];
+}
 
 export interface Client<State = unknown> {
   /** The id on the command line and in JSON (`rules --client codex`, `tools[].clients.codex`). */
@@ -81,10 +104,16 @@ export interface Client<State = unknown> {
   rulesFile: string;
   /**
    * The rules file's new text: the class list's rules for `tools` merged into `existing`, with
-   * everything else kept byte for byte; writing it twice changes nothing. Throws AuditError when
-   * `existing` does not parse.
+   * everything else kept byte for byte; writing it twice changes nothing. Throws AuditError
+   * (naming `path`, default `rulesFile`) when `existing` does not parse. Each tool's decision is
+   * expectedDecision(tool, mapping).
    */
-  writeRules(existing: string | undefined, tools: ClientTool[], mapping: ClassDecisions): string;
+  writeRules(
+    existing: string | undefined,
+    tools: ClientTool[],
+    mapping: ClassDecisions,
+    path?: string,
+  ): string;
   /** What `rules` prints beside the rules (where the file goes, what the client ignores). */
   notes?: readonly string[];
 }

@@ -4,9 +4,13 @@
 // both). Shared by the CLI and the action.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseMapping } from '../clients/claude-settings.js';
-import type { ClientRulesInput } from '../clients/client-rules.js';
-import { readForCheck, settingsSource, type CheckedSettings } from '../clients/settings-check.js';
+import { parseMapping } from '../clients/claude-code/claude-settings.js';
+import type { ClientRulesInput } from '../clients/claude-code/client-rules.js';
+import {
+  readForCheck,
+  settingsSource,
+  type CheckedSettings,
+} from '../clients/claude-code/settings-check.js';
 import { AuditError } from '../errors.js';
 import { git } from '../git.js';
 import { NPX_COMMAND } from '../version.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_MAPPING } from '../clients/claude-settings.js';
+import { DEFAULT_MAPPING } from '../clients/claude-code/claude-settings.js';
 import { canonicalJson, type ToolClass } from '../core/classify.js';
 import { normalizeServerName } from '../core/classlist.js';
 import { finding, type Finding } from '../core/findings.js';

@@ -8,7 +8,7 @@ import { changesTable, findingsTable, fitTable, inventoryTable, type Table } fro
 import { plural } from '../core/text.js';
 import type { FailOn } from '../core/rules.js';
 import { NPX_COMMAND } from '../version.js';
-import { ruleNotes, type RuleNotesContext } from '../clients/rule-notes.js';
+import { ruleNotes, type RuleNotesContext } from '../clients/claude-code/rule-notes.js';
 import { fixesMarkdown } from './markdown.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; we stay well below. */

@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
 import { lazily } from '../lazy.js';
-import { DECISIONS } from '../clients/permissions.js';
+import { DECISIONS } from '../clients/claude-code/permissions.js';
 import type { ToolRecord } from '../core/classlist.js';
 import type { ToolChange } from '../core/diff.js';
 import { ERA_SETTINGS } from '../core/eras.js';

@@ -2,7 +2,7 @@
 // schema, the PR comment's body and marker, SARIF, reading a report file back). Pure: the sinks
 // that print, post or write it live in action/ and cli/. May import core/, clients/ (pure),
 // config/defaults.ts and the shared pure modules. A new output format starts here.
-import type { ClaudeCodeDecision } from '../clients/client-rules.js';
+import type { ClaudeCodeDecision } from '../clients/claude-code/client-rules.js';
 import type { ClassifiedTool } from '../core/classify.js';
 import { fullToolName, type ToolRecord } from '../core/classlist.js';
 import type { ToolChange } from '../core/diff.js';

@@ -3,15 +3,23 @@
 // whole, modes, hooks, servers kept off; and the bound on the work of deciding.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAPPING } from '../../src/clients/claude-settings.js';
-import { claudeCodeState, decideTool, hookMatches } from '../../src/clients/claude-model.js';
-import { checkClientRules } from '../../src/clients/client-rules.js';
-import { RuleIndex, toolRef, type SettingsRule } from '../../src/clients/permissions.js';
+import { DEFAULT_MAPPING } from '../../src/clients/claude-code/claude-settings.js';
+import {
+  claudeCodeState,
+  decideTool,
+  hookMatches,
+} from '../../src/clients/claude-code/claude-model.js';
+import { checkClientRules } from '../../src/clients/claude-code/client-rules.js';
+import {
+  RuleIndex,
+  toolRef,
+  type SettingsRule,
+} from '../../src/clients/claude-code/permissions.js';
 import {
   MAX_SETTINGS_BYTES,
   readForCheck,
   type SettingsSource,
-} from '../../src/clients/settings-check.js';
+} from '../../src/clients/claude-code/settings-check.js';
 import { parseClassList } from '../../src/core/classlist.js';
 
 const TOOLS = ['list_notes', 'add_note', 'delete_note'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkClientRules } from '../../src/clients/client-rules.js';
+import { checkClientRules } from '../../src/clients/claude-code/client-rules.js';
 import {
   DEFAULT_MAPPING,
   mergePermissions,
@@ -7,9 +7,13 @@ import {
   parseSettings,
   permissionsFor,
   serversOf,
-} from '../../src/clients/claude-settings.js';
+} from '../../src/clients/claude-code/claude-settings.js';
 import { parseClassList } from '../../src/core/classlist.js';
-import { decide, type Decision, type SettingsRule } from '../../src/clients/permissions.js';
+import {
+  decide,
+  type Decision,
+  type SettingsRule,
+} from '../../src/clients/claude-code/permissions.js';
 import { readFileSync } from 'node:fs';
 
 const NOTES = ['list_notes', 'add_note', 'delete_note'].map((t) => `mcp__notes__${t}`);

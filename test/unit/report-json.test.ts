@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAudit } from '../../src/audit.js';
-import { DEFAULT_MAPPING, parseSettings } from '../../src/clients/claude-settings.js';
+import { DEFAULT_MAPPING, parseSettings } from '../../src/clients/claude-code/claude-settings.js';
 import { parseClassList, serializeClassList } from '../../src/core/classlist.js';
 import { resolveSettings } from '../../src/config/settings.js';
 import { readConfigFile } from '../../src/config/file.js';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerReport } from '../../src/report/report.js';
-import { DEFAULT_MAPPING } from '../../src/clients/claude-settings.js';
-import type { ClaudeCodeDecision } from '../../src/clients/client-rules.js';
+import { DEFAULT_MAPPING } from '../../src/clients/claude-code/claude-settings.js';
+import type { ClaudeCodeDecision } from '../../src/clients/claude-code/client-rules.js';
 import type { ToolClass } from '../../src/core/classify.js';
 import type { ToolRecord } from '../../src/core/classlist.js';
 import type { ToolChange } from '../../src/core/diff.js';
-import { ruleNotes } from '../../src/clients/rule-notes.js';
+import { ruleNotes } from '../../src/clients/claude-code/rule-notes.js';
 
 const COMMAND = 'npx mcp-annotation-auditor@0.1.0 rules --write .claude/settings.json';
 const context = { mapping: DEFAULT_MAPPING, writeCommand: COMMAND };

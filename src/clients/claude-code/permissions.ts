@@ -1,11 +1,7 @@
-// clients/: what the audit means for an MCP client's own settings (Claude Code's permission
-// rules, read and merged as plain text, the findings and comment notes about them). Pure: the
-// files are read and written by files.ts, action/ and cli/. May import core/, the shared pure
-// modules and report/'s types. A new client gets its own modules here.
 /*
  * Claude Code's permission rules for MCP tools, over plain data: which rules it honours, how one
  * matches a full tool name, and the decision the merged rules of every settings file make. The
- * real Claude Code is the oracle (test/claude-code.test.ts runs it on the same settings files).
+ * real Claude Code is the oracle (test/oracle/claude-code.test.ts runs it on the same settings files).
  */
 
 /** The three rule lists of a settings file's `permissions`, in the order Claude Code checks them. */

@@ -1,8 +1,8 @@
-import type { ServerReport } from '../report/report.js';
-import type { ClassList, ToolRecord } from '../core/classlist.js';
+import type { ServerReport } from '../../report/report.js';
+import type { ClassList, ToolRecord } from '../../core/classlist.js';
 import { mappedDecision, type RuleMapping, type SettingsFile } from './claude-settings.js';
-import { finding, type Finding } from '../core/findings.js';
-import { NPX_COMMAND } from '../version.js';
+import { finding, type Finding } from '../../core/findings.js';
+import { NPX_COMMAND } from '../../version.js';
 import {
   DECISIONS,
   ruleShape,
@@ -64,9 +64,12 @@ const location = (r: { file: string; line: number }) => ({
 });
 const ruleKey = (r: SettingsRule): string => `${r.list}\u0000${r.rule}`;
 
+/** What the rule checks read of a recorded tool. */
+type RecordedTool = Pick<ToolRecord, 'server' | 'tool' | 'class'>;
+
 /** What the checks of one rule need: the recorded tools and servers, and each tool's decision. */
 interface RulesContext {
-  recorded: [string, ToolRecord][];
+  recorded: [string, RecordedTool][];
   servers: Set<string>;
   decided: Map<string, Effective>;
   /** The recorded tools each rule (by list and text) matches. */
@@ -75,10 +78,10 @@ interface RulesContext {
 }
 
 /** The ref Claude Code knows a recorded tool by. */
-const refOf = (record: ToolRecord): ToolRef => toolRef(record.server, record.tool);
+const refOf = (record: RecordedTool): ToolRef => toolRef(record.server, record.tool);
 
 /** For each rule, the recorded tools it matches: looked up per tool in the index. */
-function matchedByRule(recorded: [string, ToolRecord][], state: ClaudeCodeState) {
+function matchedByRule(recorded: [string, RecordedTool][], state: ClaudeCodeState) {
   const matchedBy = new Map<string, string[]>();
   for (const [key, record] of recorded)
     for (const list of DECISIONS)
@@ -102,15 +105,7 @@ export function checkClientRules(
 ): RulesCheck {
   const state = claudeCodeState(files);
   const recorded = [...list.tools];
-  const context: RulesContext = {
-    recorded,
-    servers: new Set(recorded.map(([, r]) => r.server)),
-    decided: new Map(
-      recorded.map(([key, r]) => [key, decideTool(state, refOf(r), r.class === 'read')]),
-    ),
-    matchedBy: matchedByRule(recorded, state),
-    state,
-  };
+  const context = rulesContext(state, recorded);
   const needTrust = trustedOnly(state);
   const toolFindings = recorded.flatMap(([key, record]) =>
     toolRuleFindings(key, record, {
@@ -120,14 +115,41 @@ export function checkClientRules(
       trusted: needTrust.has(context.decided.get(key)?.by as SettingsRule),
     }).map((f) => ({ key, record, finding: f })),
   );
-  const ruleFindings = [
+  return { toolFindings, ruleFindings: settingsFindings(context) };
+}
+
+function rulesContext(state: ClaudeCodeState, recorded: [string, RecordedTool][]): RulesContext {
+  return {
+    recorded,
+    servers: new Set(recorded.map(([, r]) => r.server)),
+    decided: new Map(
+      recorded.map(([key, r]) => [key, decideTool(state, refOf(r), r.class === 'read')]),
+    ),
+    matchedBy: matchedByRule(recorded, state),
+    state,
+  };
+}
+
+/** The findings about the files and their rules (dropped, skipped, stale, shadowed), in file order. */
+function settingsFindings(context: RulesContext): Finding[] {
+  return [
     ...fileFindings(context),
-    ...appliedRules(state.files).flatMap((rule) => {
+    ...appliedRules(context.state.files).flatMap((rule) => {
       const f = ruleFinding(rule, context);
       return f ? [f] : [];
     }),
   ];
-  return { toolFindings, ruleFindings };
+}
+
+/**
+ * The findings about the settings themselves, not one tool, for the recorded tools by full name:
+ * what the Client row (client.ts) gives as its problems.
+ */
+export function settingsProblems(
+  state: ClaudeCodeState,
+  recorded: [string, RecordedTool][],
+): Finding[] {
+  return settingsFindings(rulesContext(state, recorded));
 }
 
 /** The rules Claude Code applies only in a trusted workspace (those of files that need trust). */

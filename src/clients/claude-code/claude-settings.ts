@@ -1,9 +1,9 @@
 import * as z from 'zod/v4';
-import type { ToolClass } from '../core/classify.js';
-import type { ClassList, ToolRecord } from '../core/classlist.js';
-import { parseJsonText } from '../core/jsontext.js';
-import { AuditError } from '../errors.js';
-import { lazily } from '../lazy.js';
+import type { ToolClass } from '../../core/classify.js';
+import type { ClassList, ToolRecord } from '../../core/classlist.js';
+import { parseJsonText } from '../../core/jsontext.js';
+import { AuditError } from '../../errors.js';
+import { lazily } from '../../lazy.js';
 import { DECISIONS, splitMcpName, type Decision, type SettingsRule } from './permissions.js';
 import { removedRules, type RemovedRule } from './removed-rules.js';
 

@@ -1,5 +1,5 @@
-import { parseJsonText } from '../core/jsontext.js';
-import { AuditError } from '../errors.js';
+import { parseJsonText } from '../../core/jsontext.js';
+import { AuditError } from '../../errors.js';
 import { lineFinder, scanSpans, type SettingsFile } from './claude-settings.js';
 import { DECISIONS, type SettingsRule } from './permissions.js';
 

@@ -1,6 +1,6 @@
-import type { ServerReport } from '../report/report.js';
-import { movedFrom, type ToolChange } from '../core/diff.js';
-import { codeSpanSafe } from '../escape.js';
+import type { ServerReport } from '../../report/report.js';
+import { movedFrom, type ToolChange } from '../../core/diff.js';
+import { codeSpanSafe } from '../../escape.js';
 import { mappedDecision, type RuleMapping } from './claude-settings.js';
 import type { ClaudeCodeDecision } from './client-rules.js';
 import type { Decision } from './permissions.js';

@@ -1,0 +1,79 @@
+import { DEFAULT_SETTINGS, LOCAL_SETTINGS } from '../../config/defaults.js';
+import type { Finding } from '../../core/findings.js';
+import { RULES } from '../../core/rules.js';
+import type { Client, ClientRuleProblem, ClientTool, ClientVerdict } from '../client.js';
+import { expectedDecision } from '../client.js';
+import { claudeCodeState, decideTool, type ClaudeCodeState } from './claude-model.js';
+import { mergeSettings, parseSettings, type Permissions } from './claude-settings.js';
+import { settingsProblems } from './client-rules.js';
+import { DECISIONS, toolRef, type Effective } from './permissions.js';
+import { readForCheck } from './settings-check.js';
+
+/*
+ * Claude Code as a row of the client registry: the seam (../client.ts) over the verified model of
+ * this folder (claude-model.ts, observed on the binary by test/oracle/claude-code.test.ts). Nothing
+ * here decides anything the model does not: it only translates shapes.
+ */
+
+/** A tool's verdict from the model's effective decision: `unset` is where Claude Code asks. */
+export function claudeCodeVerdict(effective: Effective): ClientVerdict {
+  const by = effective.by;
+  if (!by) return { decision: 'ask', byClient: 'no rule decides it: Claude Code asks each time' };
+  return {
+    decision: effective.decision === 'unset' ? 'ask' : effective.decision,
+    rule: by.rule,
+    file: by.file,
+    line: by.line,
+  };
+}
+
+/** The class list's rules for `tools`: one per tool by full name, each list sorted. */
+function permissionsOf(
+  tools: ClientTool[],
+  mapping: Parameters<Client['writeRules']>[2],
+): Permissions {
+  const out: Permissions = { allow: [], ask: [], deny: [] };
+  for (const tool of tools)
+    out[expectedDecision(tool, mapping)].push(toolRef(tool.server, tool.tool).fullName);
+  for (const key of DECISIONS) out[key].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return out;
+}
+
+const asProblem = (f: Finding): ClientRuleProblem => ({
+  id: f.rule as ClientRuleProblem['id'],
+  ...(f.severity !== RULES[f.rule].severity ? { severity: f.severity } : {}),
+  message: f.message,
+  fix: f.fix ?? '',
+  file: f.location?.file ?? DEFAULT_SETTINGS,
+  ...(f.location ? { line: f.location.line } : {}),
+});
+
+export const claudeCode: Client<ClaudeCodeState> = {
+  id: 'claude-code',
+  label: 'Claude Code',
+  verified: { binary: '@anthropic-ai/claude-code', version: '2.1.332' },
+  projectFiles: [DEFAULT_SETTINGS, LOCAL_SETTINGS],
+  fullName: (server, tool) => toolRef(server, tool).fullName,
+  // A file Claude Code drops whole is read as dropped (settings-ignored), never as an error.
+  read: (files) =>
+    claudeCodeState(
+      files.map((f) =>
+        readForCheck(f.text, f.path, f.path === LOCAL_SETTINGS ? 'local' : 'project'),
+      ),
+    ),
+  configures: (state) => state.files.length > 0,
+  decide: (state, tool) =>
+    claudeCodeVerdict(decideTool(state, toolRef(tool.server, tool.tool), tool.class === 'read')),
+  problems: (state, tools) =>
+    settingsProblems(
+      state,
+      tools.map((t) => [toolRef(t.server, t.tool).fullName, t]),
+    ).map(asProblem),
+  rulesFile: DEFAULT_SETTINGS,
+  writeRules: (existing, tools, mapping, path = DEFAULT_SETTINGS) =>
+    mergeSettings(
+      existing === undefined ? undefined : parseSettings(existing, path),
+      permissionsOf(tools, mapping),
+      new Set(tools.map((t) => t.server)),
+    ).text,
+};
