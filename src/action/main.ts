@@ -6,18 +6,34 @@ import * as core from '@actions/core';
 import { getOptionalInput, inputSecrets } from '../config/inputs.js';
 import { stopUnclaimed } from '../prestart.js';
 import { stopsSettled } from '../server/process.js';
+import type { Connect } from '../server/listing.js';
 import { knownOf, readContext } from './context.js';
 import { nothingKnown, publishFailure, within } from './failure.js';
 import { publish } from './publish.js';
 import { auditOrReportFile } from './run-audit.js';
+import { newStep } from './step-dir.js';
+
+/**
+ * What a caller may set besides the environment: how each server is reached (by default started
+ * or fetched). Tests run the whole action in one process with servers in memory through it.
+ */
+export interface ActionSeams {
+  connect?: Connect;
+}
 
 /**
  * The action: context (inputs, event, PR, config) -> the audit, or a report file -> publish
  * (summary, outputs, annotations, comments). Each step's error carries what the run knew (see
  * Known), and goes the one error path, publishFailure. The entry may have started the server and
- * read the trusted files before loading this (see prestart.ts).
+ * read the trusted files before loading this (see prestart.ts). Everything it reads comes from
+ * `env` (inputs, event, workspace, API URL); @actions/core writes the runner's files named in
+ * process.env.
  */
-export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function run(
+  env: NodeJS.ProcessEnv = process.env,
+  seams: ActionSeams = {},
+): Promise<void> {
+  newStep();
   // Masked before anything can print it: an input error may quote a value that holds it.
   const token = getOptionalInput('github-token', env);
   if (token) core.setSecret(token);
@@ -28,7 +44,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   try {
     const context = await within(known, () => readContext(env, known));
     const contextKnown = knownOf(context, known);
-    const outcome = await within(contextKnown, () => auditOrReportFile(context, contextKnown));
+    const outcome = await within(contextKnown, () =>
+      auditOrReportFile(context, contextKnown, seams.connect),
+    );
     await within(outcome.known, () => publish(outcome, context));
   } catch (error) {
     // A failure before the audit (the config file, say) finds the server started early still

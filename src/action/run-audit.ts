@@ -27,6 +27,7 @@ import { stepFile } from './step-dir.js';
 import { appendSummary } from './summary.js';
 import type { GitHubClient, PullRequestInfo, RepoRef } from './github.js';
 import { triggeringCommit, verifiedPull } from './workflowrun.js';
+import type { Connect } from '../server/listing.js';
 
 /** Step two of the action: the audit, or the report file an earlier audit wrote. */
 
@@ -293,7 +294,12 @@ function readBaseAt(
 }
 
 /** The audit of the configured servers; its JSON report is written for the `report` output. */
-async function audit(context: ActionContext, settings: Settings, known: Known): Promise<Audited> {
+async function audit(
+  context: ActionContext,
+  settings: Settings,
+  known: Known,
+  connect: Connect | undefined,
+): Promise<Audited> {
   const { inputs, env } = context;
   if (inputs.token) withholdToken(settings, inputs.token);
   // git finds the repository's root while the server boots; only the base read waits for it.
@@ -307,6 +313,7 @@ async function audit(context: ActionContext, settings: Settings, known: Known): 
     (path) => repoRelative(path, env),
   );
   if (clientRules.check) options.clientRules = clientRules.check;
+  if (connect) options.connect = connect;
   const { report, settled, classList } = await runAudit(settings, options);
   // The JSON report is rendered while the servers exit; like everything this step writes, it is
   // written once they are gone, so that a server that lingers cannot replace it.
@@ -345,12 +352,16 @@ async function audit(context: ActionContext, settings: Settings, known: Known): 
   };
 }
 
-/** Step two: the audit, or the report file of one that ran in the PR's own workflow. */
+/**
+ * Step two: the audit, or the report file of one that ran in the PR's own workflow. `connect`
+ * reaches the servers (the default starts or fetches them).
+ */
 export async function auditOrReportFile(
   context: ActionContext,
   known: Known,
+  connect?: Connect,
 ): Promise<Audited | GivenFailedRun> {
   if (context.inputs.reportFile) return fromReportFile(context, context.inputs.reportFile, known);
   const [settings, settled] = await settle(context, known);
-  return within(settled, () => audit(context, settings, settled));
+  return within(settled, () => audit(context, settings, settled, connect));
 }

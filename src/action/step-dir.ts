@@ -6,6 +6,11 @@ import { confinedPath, runnerTempRoot } from '../confined.js';
 /** This step's folder, made once: every file the step hands on (outputs) is written in it. */
 let made: Promise<string> | undefined;
 
+/** A new step begins (run() is one step): its files go in a folder of its own. */
+export function newStep(): void {
+  made = undefined;
+}
+
 /**
  * Where this step writes the files its outputs name (the report, the rules file): a fresh folder
  * of its own under RUNNER_TEMP, so that a second step of the auditor in the same job cannot

@@ -3,41 +3,27 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { runAction, type ActionRun } from './action.js';
-import { runCli, specServer, tempDir, type SpecTool } from './cli.js';
+import { runAction, type ActionRun, type ActionRunOptions } from './action.js';
+import { runCli, specServer, tempDir, withAnnotations, type Run, type SpecTool } from './cli.js';
 import { DEFAULT_BASE_SHA, type FakeGitHub } from './github-api.js';
 
 type Spec = { name: string; tools: SpecTool[] };
 
 const CLASS_LIST = 'mcp-tool-classes.json';
 
+/** The PR's change most runs audit: add_note claims to be read-only (class-relaxed). */
+export function relaxAddNote<T extends Spec>(spec: T): T {
+  return withAnnotations(spec, 'add_note', { readOnlyHint: true });
+}
+
+/** The PR's change that must fail: delete_note drops its destructiveHint (hint-dropped). */
+export function dropDestructive<T extends Spec>(spec: T): T {
+  return withAnnotations(spec, 'delete_note', { destructiveHint: undefined });
+}
+
 /** The command input as a workflow writes it: each word in single quotes. */
 export function quote(words: string[]): string {
   return words.map((w) => `'${w}'`).join(' ');
-}
-
-/** Records `server`'s tools in the class list at HEAD of `dir` with `update`, as a PR's author would. */
-export async function recordAtHead(dir: string, server: string[]): Promise<void> {
-  const update = await runCli(['update', '--class-list', CLASS_LIST, '--', ...server], {
-    cwd: dir,
-  });
-  expect(update.code, update.stderr).toBe(0);
-}
-
-/** The class list `update` writes for a spec: the same in every folder, so recorded once. */
-const recorded = new Map<string, Promise<string>>();
-export function recordedClassList(spec: Spec): Promise<string> {
-  const key = JSON.stringify(spec);
-  let text = recorded.get(key);
-  if (!text) {
-    text = (async () => {
-      const dir = await tempDir();
-      await recordAtHead(dir, await specServer(dir, 'spec.json', spec));
-      return readFile(join(dir, CLASS_LIST), 'utf8');
-    })();
-    recorded.set(key, text);
-  }
-  return text;
 }
 
 export interface PrWorkspace {
@@ -48,40 +34,84 @@ export interface PrWorkspace {
   head: string[];
 }
 
-/**
- * A workspace whose class list at the base commit and at HEAD records `base`; with `head`, the
- * PR's server, recorded at HEAD over it; with `files` (path -> text), those files committed.
- */
-export async function prWorkspace(
-  api: FakeGitHub,
-  specs: { base: Spec; head?: Spec; files?: Record<string, string> },
-): Promise<PrWorkspace> {
-  const dir = await tempDir();
-  const base = await specServer(dir, 'base-spec.json', specs.base);
-  const text = await recordedClassList(specs.base);
-  await writeFile(join(dir, CLASS_LIST), text);
-  api.setFile(DEFAULT_BASE_SHA, CLASS_LIST, text);
-  let head = base;
-  if (specs.head) {
-    head = await specServer(dir, 'head-spec.json', specs.head);
-    await recordAtHead(dir, head);
-  }
-  for (const [path, content] of Object.entries(specs.files ?? {})) {
-    await mkdir(join(dir, path, '..'), { recursive: true });
-    await writeFile(join(dir, path), content);
-  }
-  return { dir, base, head };
+/** What runs the CLI's update and the action: the built ones (e2e), or in this process (unit). */
+export interface Runners {
+  cli(args: string[], options: { cwd: string }): Promise<Run>;
+  action(options: ActionRunOptions): Promise<ActionRun>;
 }
 
 /** What a run may set besides the workspace, the API and the inputs. */
-export type RunExtras = Omit<Parameters<typeof runAction>[0], 'workspace' | 'apiUrl' | 'inputs'>;
+export type RunExtras = Omit<ActionRunOptions, 'workspace' | 'apiUrl' | 'inputs'>;
 
-/** The action run in `dir` against the fake API, as a PR's workflow runs it. */
-export function runIn(
-  api: FakeGitHub,
-  dir: string,
-  inputs: Record<string, string>,
-  extras: RunExtras = {},
-): Promise<ActionRun> {
-  return runAction({ workspace: dir, apiUrl: api.url, inputs, ...extras });
+/**
+ * The helpers below over `runners`: the e2e layer's are the module's exports; the unit layer's
+ * come from test/support/action-in-memory.ts, the same checkouts with nothing spawned.
+ */
+export function workspaceHelpers(runners: Runners) {
+  /** Records `server`'s tools in the class list at HEAD of `dir` with `update`, as a PR's author would. */
+  async function recordAtHead(dir: string, server: string[]): Promise<void> {
+    const update = await runners.cli(['update', '--class-list', CLASS_LIST, '--', ...server], {
+      cwd: dir,
+    });
+    expect(update.code, update.stderr).toBe(0);
+  }
+
+  /** The class list `update` writes for a spec: the same in every folder, so recorded once. */
+  const recorded = new Map<string, Promise<string>>();
+  function recordedClassList(spec: Spec): Promise<string> {
+    const key = JSON.stringify(spec);
+    let text = recorded.get(key);
+    if (!text) {
+      text = (async () => {
+        const dir = await tempDir();
+        await recordAtHead(dir, await specServer(dir, 'spec.json', spec));
+        return readFile(join(dir, CLASS_LIST), 'utf8');
+      })();
+      recorded.set(key, text);
+    }
+    return text;
+  }
+
+  /**
+   * A workspace whose class list at the base commit and at HEAD records `base`; with `head`, the
+   * PR's server, recorded at HEAD over it; with `files` (path -> text), those files committed.
+   */
+  async function prWorkspace(
+    api: FakeGitHub,
+    specs: { base: Spec; head?: Spec; files?: Record<string, string> },
+  ): Promise<PrWorkspace> {
+    const dir = await tempDir();
+    const base = await specServer(dir, 'base-spec.json', specs.base);
+    const text = await recordedClassList(specs.base);
+    await writeFile(join(dir, CLASS_LIST), text);
+    api.setFile(DEFAULT_BASE_SHA, CLASS_LIST, text);
+    let head = base;
+    if (specs.head) {
+      head = await specServer(dir, 'head-spec.json', specs.head);
+      await recordAtHead(dir, head);
+    }
+    for (const [path, content] of Object.entries(specs.files ?? {})) {
+      await mkdir(join(dir, path, '..'), { recursive: true });
+      await writeFile(join(dir, path), content);
+    }
+    return { dir, base, head };
+  }
+
+  /** The action run in `dir` against the fake API, as a PR's workflow runs it. */
+  function runIn(
+    api: FakeGitHub,
+    dir: string,
+    inputs: Record<string, string>,
+    extras: RunExtras = {},
+  ): Promise<ActionRun> {
+    return runners.action({ workspace: dir, apiUrl: api.url, inputs, ...extras });
+  }
+
+  return { recordAtHead, recordedClassList, prWorkspace, runIn };
 }
+
+/** The built CLI and action, as the e2e layer runs them. */
+export const { recordAtHead, recordedClassList, prWorkspace, runIn } = workspaceHelpers({
+  cli: runCli,
+  action: runAction,
+});

@@ -99,7 +99,8 @@ function parseOutputs(text: string): Record<string, string> {
   return outputs;
 }
 
-export async function runAction(options: {
+/** What a run is given: the workspace, the inputs, and what the runner or the test sets besides. */
+export interface ActionRunOptions {
   inputs: Record<string, string>;
   workspace: string;
   apiUrl?: string;
@@ -108,7 +109,22 @@ export async function runAction(options: {
   eventText?: string;
   eventName?: string;
   env?: Record<string, string>;
-}): Promise<ActionRun> {
+}
+
+/** The runner's side of a run: the environment, and the files it reads back afterwards. */
+export interface RunnerSetup {
+  env: Record<string, string>;
+  /** The outputs and the job summary, read once the step is over. */
+  collect: (run: { code: number | null; stdout: string; stderr: string }) => Promise<ActionRun>;
+}
+
+/**
+ * What the runner prepares for a step: the event file, empty GITHUB_OUTPUT and
+ * GITHUB_STEP_SUMMARY files, a RUNNER_TEMP, and the INPUT_* variables (every declared input,
+ * with its default when the workflow sets none). Shared by the bundle run below and the
+ * in-process run of the unit layer (test/support/action-in-memory.ts).
+ */
+export async function runnerSetup(options: ActionRunOptions): Promise<RunnerSetup> {
   const dir = await tempDir();
   const eventPath = join(dir, 'event.json');
   await writeFile(
@@ -137,7 +153,6 @@ export async function runAction(options: {
     'INPUT_GITHUB-TOKEN': TOKEN,
     ...options.env,
   };
-  // The runner passes every declared input, with its default when the workflow sets none.
   const defaults: Record<string, string> = {
     config: '.github/mcp-annotation-auditor.yml',
     mode: 'check',
@@ -145,16 +160,19 @@ export async function runAction(options: {
   };
   for (const [name, value] of Object.entries({ ...defaults, ...options.inputs }))
     env[`INPUT_${name.toUpperCase()}`] = value;
-  const run = await runNode(join(DIST, 'index.js'), [], { cwd: options.workspace, env });
-  const [out, summary] = await Promise.all([
-    readFile(outputPath, 'utf8'),
-    readFile(summaryPath, 'utf8'),
-  ]);
-  return {
-    code: run.code,
-    stdout: run.stdout,
-    stderr: run.stderr,
-    outputs: parseOutputs(out),
-    summary,
+  const collect: RunnerSetup['collect'] = async (run) => {
+    const [out, summary] = await Promise.all([
+      readFile(outputPath, 'utf8'),
+      readFile(summaryPath, 'utf8'),
+    ]);
+    return { ...run, outputs: parseOutputs(out), summary };
   };
+  return { env, collect };
+}
+
+/** The built action as the runner starts it: node dist/index.js in the workspace. */
+export async function runAction(options: ActionRunOptions): Promise<ActionRun> {
+  const { env, collect } = await runnerSetup(options);
+  const run = await runNode(join(DIST, 'index.js'), [], { cwd: options.workspace, env });
+  return collect({ code: run.code, stdout: run.stdout, stderr: run.stderr });
 }
