@@ -1,9 +1,8 @@
 import type { ToolChange } from './diff.js';
 import type { Finding } from './findings.js';
 import { RULES, type RuleId } from './rules.js';
-import { hintText } from './text.js';
 import type { HintName } from './tools.js';
-import { list } from './policies.js';
+import { hintText, list } from './text.js';
 
 /*
  * One story for "how do I make this green": a finding's fix says what clears it in the case at

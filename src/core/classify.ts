@@ -120,3 +120,30 @@ export function classifyTool(tool: ListedTool): ClassifiedTool {
   if (tool.description !== undefined) classified.description = tool.description;
   return classified;
 }
+
+/** The hints of `hints` the tool does not declare. */
+export function undeclaredHints(tool: ClassifiedTool, hints: readonly HintName[]): HintName[] {
+  return hints.filter((h) => !tool.hints[h].declared);
+}
+
+/** A title of only spaces shows nothing, so it counts as no title wherever it is written. */
+function isBlank(title: string | undefined): boolean {
+  return title === undefined || title.trim() === '';
+}
+
+/**
+ * Where the tool has a title a person can read: `Tool.title` (the title shown when its source is
+ * "tool") and `annotations.title`, each blank when empty or only spaces.
+ */
+export function titlesOf(tool: ClassifiedTool): { inTool: boolean; inAnnotations: boolean } {
+  return {
+    inTool: tool.titleSource === 'tool' && !isBlank(tool.title),
+    inAnnotations: !isBlank(tool.annotationsTitle),
+  };
+}
+
+/** Whether the tool has a title a person can read, in either place. */
+export function hasTitle(tool: ClassifiedTool): boolean {
+  const { inTool, inAnnotations } = titlesOf(tool);
+  return inTool || inAnnotations;
+}

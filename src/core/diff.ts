@@ -1,39 +1,14 @@
-import type { Reach, TitleSource, ToolClass } from './classify.js';
-import type { RecordedHint, ToolRecord } from './classlist.js';
+import { CLASS_RANK, classWord, reasonNote, type HintMove, type ToolChange } from './change.js';
+import type { TitleSource } from './classify.js';
+import type { ToolRecord } from './classlist.js';
 import { finding, type Finding } from './findings.js';
-import { highestSeverity } from './rules.js';
+import { runChecks } from './rules.js';
 import { hintText } from './text.js';
-import { HINT_NAMES, type HintName } from './tools.js';
+import { HINT_NAMES } from './tools.js';
 
-export interface HintMove {
-  hint: HintName;
-  before: RecordedHint;
-  after: RecordedHint;
-}
-
-/** How one tool differs between two states of the tool surface. */
-export interface ToolChange {
-  kind: 'added' | 'removed' | 'renamed' | 'changed';
-  /** Full name after the change (before, for a removed tool). */
-  name: string;
-  tool: string;
-  /** Full name before a rename. */
-  renamedFrom?: string;
-  /**
-   * A rename guessed from hints, not proven by the schema: see {@link probableRenames}. Its
-   * reason is never carried over.
-   */
-  probable?: boolean;
-  before?: ToolRecord;
-  after?: ToolRecord;
-  hints: HintMove[];
-  titleChanged: boolean;
-  /** The input schema differs: set only when asked for (drift), see {@link diffRecords}. */
-  schemaChanged?: boolean;
-}
-
-/** Classes by risk: a move up the ranks is an escalation. */
-export const CLASS_RANK: Record<ToolClass, number> = { read: 0, edit: 1, delete: 2 };
+// The change and its words moved to core/change.ts (a leaf the rules' checks read); they are
+// still reached through here.
+export { CLASS_RANK, carriesReason, movedFrom, type HintMove, type ToolChange } from './change.js';
 
 function hintMoves(before: ToolRecord, after: ToolRecord): HintMove[] {
   const moves: HintMove[] = [];
@@ -259,10 +234,6 @@ export function describeMoves(moves: HintMove[]): string {
   return moves.map((m) => `${m.hint} ${hintText(m.before)} -> ${hintText(m.after)}`).join(', ');
 }
 
-function classWord(c: ToolClass, r: Reach): string {
-  return `${c} (${r})`;
-}
-
 const TITLE_PLACES: Record<TitleSource, string> = {
   tool: 'Tool.title',
   annotations: 'annotations.title',
@@ -281,94 +252,9 @@ export function describeTitleMove(before: Titled, after: Titled): string {
   return `title ${JSON.stringify(before.title)} (${from}) -> ${JSON.stringify(after.title)} (${to})`;
 }
 
-/**
- * Whether a rename carries the reviewed reason over: only when the class did not rise. A reason
- * written for a read tool says nothing about a delete tool that took its schema (every tool
- * without arguments shares one), so that one needs a new review.
- */
-export function carriesReason(change: ToolChange): boolean {
-  const { before, after } = change;
-  return (
-    change.kind === 'renamed' &&
-    change.probable !== true &&
-    movedFrom(change) === undefined &&
-    before?.reason !== undefined &&
-    after !== undefined &&
-    CLASS_RANK[after.class] <= CLASS_RANK[before.class]
-  );
-}
-
-/** What a rename does with the reviewed reason, for the findings that report it. */
-function reasonNote(change: ToolChange, carried: string): string {
-  const { before, after } = change;
-  if (before?.reason === undefined || !after) return '';
-  if (change.probable)
-    return '; its reason is not carried over to a probable rename: review the tool and give it a reason';
-  // Update writes each server's entries from its own: a reason never follows a tool elsewhere.
-  if (movedFrom(change) !== undefined)
-    return '; its reason is not carried over to another server: review the tool and give it a reason';
-  return carriesReason(change)
-    ? `; ${carried}`
-    : `; its reason is not carried over because the class rose from ${before.class} to ${after.class}: review the tool and give it a new reason`;
-}
-
-/**
- * The server a rename's tool came from when it is another server's (a tool moved between
- * servers, see pairMoves); `undefined` for any other change.
- */
-export function movedFrom(change: ToolChange): string | undefined {
-  const { before, after } = change;
-  return change.kind === 'renamed' && before && after && before.server !== after.server
-    ? before.server
-    : undefined;
-}
-
-/** The rules a PR's change of the tool surface triggers. */
+/** The findings of a PR's change of the tool surface: each change rule's check, change by change. */
 export function changeFindings(changes: ToolChange[]): Finding[] {
-  return changes.flatMap(toolChangeFindings);
-}
-
-/** The findings of one tool's change: added, removed, or changed (renamed or not). */
-function toolChangeFindings(change: ToolChange): Finding[] {
-  const { before, after, tool } = change;
-  if (change.kind === 'added' && after)
-    return [
-      finding('tool-added', tool, `New tool, class ${classWord(after.class, after.reach)}.`, {
-        fix: 'Check that the class matches what the tool does.',
-      }),
-    ];
-  if (change.kind === 'removed' && before)
-    return [
-      finding('tool-removed', tool, `Removed; it was ${classWord(before.class, before.reach)}.`),
-    ];
-  if (!before || !after) return [];
-  const out: Finding[] = [];
-  if (change.kind === 'renamed') out.push(renameFinding(change, before));
-  const dropped = change.hints.filter((m) => m.before !== 'absent' && m.after === 'absent');
-  if (dropped.length)
-    out.push(
-      finding(
-        'hint-dropped',
-        tool,
-        `${dropped.map((m) => `${m.hint} (was ${hintText(m.before)})`).join(', ')} no longer declared; clients now assume the default.`,
-        {
-          hints: dropped.map((m) => m.hint),
-          fix: `Declare ${dropped.map((m) => `${m.hint}: ${hintText(m.before)}`).join(', ')} again, even where it equals the default. If dropping it is intended, the approval label (or a waiver with a reason) accepts it.`,
-        },
-      ),
-    );
-  const classChange = classChangeFinding(tool, before, after);
-  if (classChange) out.push(classChange);
-  if (before.reach === 'closed' && after.reach === 'open')
-    out.push(
-      finding(
-        'reach-opened',
-        tool,
-        'Reach opened from closed to open world: it may now talk to external systems.',
-        { fix: 'Confirm the tool should reach outside, or declare openWorldHint: false.' },
-      ),
-    );
-  return out;
+  return changes.flatMap((change) => runChecks('change', { change }));
 }
 
 /**
@@ -405,79 +291,6 @@ export function pairStartChanges(
     ];
     return false;
   });
-}
-
-/** A rename, proven by the schema or probable (which a reviewer is asked to confirm). */
-function renameFinding(change: ToolChange, before: ToolRecord): Finding {
-  const { tool } = change;
-  if (movedFrom(change) !== undefined) return moveFinding(change, before);
-  return finding(
-    'tool-renamed',
-    tool,
-    change.probable
-      ? `Probably renamed from ${before.tool}: ${before.tool} was removed and this tool, with another input schema, was added with ${before.tool}'s hints dropped or its class relaxed, so the two are compared as one tool${reasonNote(change, '')}.`
-      : `Renamed from ${before.tool} (same input schema)${reasonNote(change, 'its reason is carried over')}.`,
-    change.probable
-      ? {
-          fix: `If ${tool} is a new tool rather than ${before.tool} renamed, review what it declares and approve the findings with the approval label.`,
-        }
-      : {},
-  );
-}
-
-/** A tool moved from one server to another: compared as one tool, as a rename is. */
-function moveFinding(change: ToolChange, before: ToolRecord): Finding {
-  const { tool, after } = change;
-  const [from, to] = [JSON.stringify(before.server), JSON.stringify(after?.server ?? '')];
-  const how =
-    before.tool === tool
-      ? 'same tool name'
-      : change.probable
-        ? `probably ${before.tool} renamed: another input schema, with ${before.tool}'s hints dropped or its class relaxed`
-        : `renamed from ${before.tool}, same input schema`;
-  return finding(
-    'tool-renamed',
-    tool,
-    `Moved from server ${from} to server ${to} (${how}): it left ${from} and was added to ${to} in this change, so the two are compared as one tool${reasonNote(change, '')}.`,
-    {
-      fix: `If ${tool} on ${to} is a new tool rather than ${before.tool} moved from ${from}, review what it declares and approve the findings with the approval label.`,
-    },
-  );
-}
-
-/** A class that relaxed or escalated; `undefined` when it stayed. */
-function classChangeFinding(
-  tool: string,
-  before: ToolRecord,
-  after: ToolRecord,
-): Finding | undefined {
-  const rankBefore = CLASS_RANK[before.class];
-  const rankAfter = CLASS_RANK[after.class];
-  if (rankAfter < rankBefore) {
-    const relaxed = finding(
-      'class-relaxed',
-      tool,
-      `Class relaxed from ${before.class} to ${after.class}: clients will auto-approve what they used to ask about.`,
-      {
-        fix: `${
-          after.class === 'edit'
-            ? 'Confirm the tool no longer deletes or overwrites anything: it may still change data, but only by adding or updating.'
-            : 'Confirm the tool really no longer modifies or destroys anything.'
-        } If so, the approval label (or a waiver with a reason) accepts the relaxed class.`,
-      },
-    );
-    // A delete tool that clients stop asking about is what the check exists to stop: it fails
-    // the run (a reviewer approves it with the label), where edit to read only warns.
-    if (before.class === 'delete') relaxed.severity = highestSeverity('class-relaxed');
-    return relaxed;
-  }
-  if (rankAfter > rankBefore)
-    return finding(
-      'class-escalated',
-      tool,
-      `Class escalated from ${before.class} to ${after.class}.`,
-    );
-  return undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { terminalSafe } from '../escape.js';
 import type { HintName } from './tools.js';
 import { RULES, type RuleId, type Severity } from './rules.js';
+import { findingOf, type FindingExtra } from './rules/rule.js';
 
 export interface Finding {
   rule: RuleId;
@@ -30,11 +31,9 @@ export function finding(
   rule: RuleId,
   tool: string | undefined,
   message: string,
-  extra: Partial<Omit<Finding, 'rule' | 'tool' | 'message' | 'severity'>> = {},
+  extra: FindingExtra = {},
 ): Finding {
-  const f: Finding = { rule, severity: RULES[rule].severity, message, ...extra };
-  if (tool !== undefined) f.tool = tool;
-  return f;
+  return findingOf(RULES[rule], tool, message, extra);
 }
 
 /** A finding as one line of plain text (tool, message, fix), safe for logs and SARIF. */

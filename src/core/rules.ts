@@ -33,7 +33,16 @@ import serverRemoved from './rules/server-removed.js';
 import configRelaxed from './rules/config-relaxed.js';
 import startChanged from './rules/start-changed.js';
 import classListMoved from './rules/class-list-moved.js';
-import type { FailOn, Rule, Severity } from './rules/rule.js';
+import type { Finding } from './findings.js';
+import {
+  findingOf,
+  type FailOn,
+  type Phase,
+  type Phases,
+  type Raise,
+  type Rule,
+  type Severity,
+} from './rules/rule.js';
 
 export { FAIL_ON_LEVELS, SEVERITIES, type FailOn, type Severity } from './rules/rule.js';
 
@@ -42,6 +51,8 @@ export { FAIL_ON_LEVELS, SEVERITIES, type FailOn, type Severity } from './rules/
  * the findings of a PR's change first, then the policies, the listing, the run, the clients.
  */
 const RULE_LIST = [
+  // First: a change's checks run in this order, and a rename says what the rest are about.
+  toolRenamed,
   hintDropped,
   unrecordedChange,
   classRelaxed,
@@ -50,7 +61,6 @@ const RULE_LIST = [
   toolAdded,
   toolRemoved,
   startRemoved,
-  toolRenamed,
   policyClaude,
   policyOpenai,
   policyExplicit,
@@ -84,6 +94,22 @@ export const RULES = Object.fromEntries(RULE_LIST.map((r) => [r.id, r])) as {
 export const RULE_IDS: RuleId[] = RULE_LIST.map((r) => r.id);
 /** Every rule, in the table's order. */
 export const ALL_RULES: readonly Rule<RuleId>[] = RULE_LIST;
+
+/**
+ * The findings of every rule whose check runs in `phase` (and that `only` keeps), in the
+ * registry's order: what the step of that phase calls instead of knowing its rules.
+ */
+export function runChecks<P extends Phase>(
+  phase: P,
+  context: Phases[P],
+  only: (rule: Rule) => boolean = () => true,
+): Finding[] {
+  return ALL_RULES.flatMap((rule) => {
+    if (rule.check?.phase !== phase || !only(rule)) return [];
+    const run = rule.check.run as (context: Phases[P], raise: Raise) => Finding[];
+    return run(context, (tool, message, extra) => findingOf(rule, tool, message, extra));
+  });
+}
 
 export function isRuleId(value: string): value is RuleId {
   return Object.hasOwn(RULES, value);

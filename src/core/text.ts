@@ -14,3 +14,10 @@ export function plural(n: number, word: string): string {
 export function hintText(value: RecordedHint, absent = 'absent'): string {
   return value === 'absent' ? absent : String(value);
 }
+
+/** "a", "a and b", "a, b and c". */
+export function list(items: string[]): string {
+  return items.length <= 1
+    ? (items[0] ?? '')
+    : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}

@@ -3,9 +3,8 @@ import { fullToolName, recordedHint } from '../core/classlist.js';
 import { movedFrom, type ToolChange } from '../core/diff.js';
 import type { Finding } from '../core/findings.js';
 import { requiredDrops } from '../core/advice.js';
-import { list } from '../core/policies.js';
 import { meetsThreshold } from '../core/rules.js';
-import { hintText, plural } from '../core/text.js';
+import { hintText, list, plural } from '../core/text.js';
 import { HINT_NAMES, type HintName } from '../core/tools.js';
 import { terminalSafe } from '../escape.js';
 import {

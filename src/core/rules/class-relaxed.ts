@@ -1,12 +1,36 @@
+import { CLASS_RANK } from '../change.js';
 import { defineRule } from './rule.js';
+
+// A delete tool relaxed is the change the check exists to stop: an error, not a warning.
+const HIGHEST = 'error';
 
 export default defineRule({
   id: 'class-relaxed',
   severity: 'warning',
-  // A delete tool relaxed is the change the check exists to stop: an error, not a warning.
-  highest: 'error',
+  highest: HIGHEST,
   approvable: true,
   summary:
     'delete to edit/read (error), or edit to read (warning): clients will auto-approve what they used to ask about',
   clears: 'the label or a waiver, once the new class is right; or restore the hints',
+  check: {
+    phase: 'change',
+    run: ({ change: { tool, before, after } }, raise) => {
+      if (!before || !after || CLASS_RANK[after.class] >= CLASS_RANK[before.class]) return [];
+      const relaxed = raise(
+        tool,
+        `Class relaxed from ${before.class} to ${after.class}: clients will auto-approve what they used to ask about.`,
+        {
+          fix: `${
+            after.class === 'edit'
+              ? 'Confirm the tool no longer deletes or overwrites anything: it may still change data, but only by adding or updating.'
+              : 'Confirm the tool really no longer modifies or destroys anything.'
+          } If so, the approval label (or a waiver with a reason) accepts the relaxed class.`,
+        },
+      );
+      // A delete tool that clients stop asking about is what the check exists to stop: it fails
+      // the run (a reviewer approves it with the label), where edit to read only warns.
+      if (before.class === 'delete') relaxed.severity = HIGHEST;
+      return [relaxed];
+    },
+  },
 });

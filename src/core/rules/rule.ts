@@ -79,6 +79,22 @@ export interface Rule<Id extends string = string> {
   check?: Check;
 }
 
+/**
+ * A finding of `rule` at its default severity. The key order (rule, severity, message, the
+ * extras, tool) is the JSON report's.
+ */
+export function findingOf(
+  rule: Rule,
+  tool: string | undefined,
+  message: string,
+  extra: FindingExtra = {},
+): Finding {
+  // The registry's ids are the only ones a rule file can hold (test/unit/rules/registry.test.ts).
+  const f = { rule: rule.id, severity: rule.severity, message, ...extra } as Finding;
+  if (tool !== undefined) f.tool = tool;
+  return f;
+}
+
 /** A rule as written in its file: the id kept literal, so the registry's ids are a union. */
 export function defineRule<const Id extends string>(rule: Rule<Id>): Rule<Id> {
   return rule;

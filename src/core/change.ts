@@ -1,0 +1,83 @@
+// A tool's change between two states of the tool surface, and the words the findings about it
+// share (its class, whether its reviewed reason carries over). A leaf: the rules' checks
+// (core/rules/) and the diff both read it.
+import type { Reach, ToolClass } from './classify.js';
+import type { RecordedHint, ToolRecord } from './classlist.js';
+import type { HintName } from './tools.js';
+
+export interface HintMove {
+  hint: HintName;
+  before: RecordedHint;
+  after: RecordedHint;
+}
+
+/** How one tool differs between two states of the tool surface. */
+export interface ToolChange {
+  kind: 'added' | 'removed' | 'renamed' | 'changed';
+  /** Full name after the change (before, for a removed tool). */
+  name: string;
+  tool: string;
+  /** Full name before a rename. */
+  renamedFrom?: string;
+  /**
+   * A rename guessed from hints, not proven by the schema: see {@link probableRenames}. Its
+   * reason is never carried over.
+   */
+  probable?: boolean;
+  before?: ToolRecord;
+  after?: ToolRecord;
+  hints: HintMove[];
+  titleChanged: boolean;
+  /** The input schema differs: set only when asked for (drift), see {@link diffRecords}. */
+  schemaChanged?: boolean;
+}
+
+/** Classes by risk: a move up the ranks is an escalation. */
+export const CLASS_RANK: Record<ToolClass, number> = { read: 0, edit: 1, delete: 2 };
+
+/** A class and reach as the findings write them: `delete (open)`. */
+export function classWord(c: ToolClass, r: Reach): string {
+  return `${c} (${r})`;
+}
+
+/**
+ * Whether a rename carries the reviewed reason over: only when the class did not rise. A reason
+ * written for a read tool says nothing about a delete tool that took its schema (every tool
+ * without arguments shares one), so that one needs a new review.
+ */
+export function carriesReason(change: ToolChange): boolean {
+  const { before, after } = change;
+  return (
+    change.kind === 'renamed' &&
+    change.probable !== true &&
+    movedFrom(change) === undefined &&
+    before?.reason !== undefined &&
+    after !== undefined &&
+    CLASS_RANK[after.class] <= CLASS_RANK[before.class]
+  );
+}
+
+/** What a rename does with the reviewed reason, for the findings that report it. */
+export function reasonNote(change: ToolChange, carried: string): string {
+  const { before, after } = change;
+  if (before?.reason === undefined || !after) return '';
+  if (change.probable)
+    return '; its reason is not carried over to a probable rename: review the tool and give it a reason';
+  // Update writes each server's entries from its own: a reason never follows a tool elsewhere.
+  if (movedFrom(change) !== undefined)
+    return '; its reason is not carried over to another server: review the tool and give it a reason';
+  return carriesReason(change)
+    ? `; ${carried}`
+    : `; its reason is not carried over because the class rose from ${before.class} to ${after.class}: review the tool and give it a new reason`;
+}
+
+/**
+ * The server a rename's tool came from when it is another server's (a tool moved between
+ * servers, see pairMoves); `undefined` for any other change.
+ */
+export function movedFrom(change: ToolChange): string | undefined {
+  const { before, after } = change;
+  return change.kind === 'renamed' && before && after && before.server !== after.server
+    ? before.server
+    : undefined;
+}
