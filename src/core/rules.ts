@@ -47,8 +47,9 @@ import {
 export { FAIL_ON_LEVELS, SEVERITIES, type FailOn, type Severity } from './rules/rule.js';
 
 /**
- * Every rule the auditor reports, in the order the rules table, the README and SARIF list them:
- * the findings of a PR's change first, then the policies, the listing, the run, the clients.
+ * Every rule the auditor reports, in the order the rules table, the README and SARIF list them,
+ * and the order the checks of one phase run in (so the order of a tool's findings): the
+ * findings of a PR's change first, then the policies, the listing, the run, the clients.
  */
 const RULE_LIST = [
   // First: a change's checks run in this order, and a rename says what the rest are about.

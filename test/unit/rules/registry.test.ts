@@ -16,6 +16,12 @@ describe('the rule registry', () => {
     expect(new Set(RULE_IDS).size).toBe(RULE_IDS.length);
   });
 
+  it('every rule with a check has its table test beside this file', async () => {
+    const tests = new Set(await readdir(import.meta.dirname));
+    for (const rule of ALL_RULES)
+      if (rule.check) expect(tests.has(`${rule.id}.test.ts`), rule.id).toBe(true);
+  });
+
   it('every rule says when it is raised and what clears it; the label is named where it clears', () => {
     for (const rule of ALL_RULES) {
       expect(rule.summary.length, rule.id).toBeGreaterThan(5);
