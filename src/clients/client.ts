@@ -116,4 +116,10 @@ export interface Client<State = unknown> {
   ): string;
   /** What `rules` prints beside the rules (where the file goes, what the client ignores). */
   notes?: readonly string[];
+  /**
+   * Loads what read() and writeRules() need and the start-up bundle leaves out (Codex's TOML
+   * parser); the caller awaits it once before either, only when one of `projectFiles` exists or
+   * rules are written. A client that needs nothing loaded leaves it out.
+   */
+  load?(): Promise<void>;
 }

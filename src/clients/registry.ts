@@ -1,11 +1,12 @@
 import type { Client } from './client.js';
 import { claudeCode } from './claude-code/client.js';
+import { codex } from './codex/index.js';
 
 /*
  * Every client the check and `rules --client` know, one row each (a folder under clients/ fills
  * the Client seam). The order is the order reports list them in.
  */
-export const CLIENTS: readonly Client[] = [claudeCode];
+export const CLIENTS: readonly Client[] = [claudeCode, codex];
 
 /** The client with this id, or undefined. */
 export function clientById(id: string): Client | undefined {

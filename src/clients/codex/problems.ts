@@ -1,0 +1,96 @@
+import { normalizeServerName } from '../../core/classlist.js';
+import type { ClientRuleProblem, ClientTool } from '../client.js';
+import { SERVER_KEY, type CodexServer, type CodexSetting, type CodexState } from './model.js';
+
+/*
+ * Findings about the settings themselves: keys Codex ignores (it warns "unrecognized
+ * configuration setting" and goes on), a server key it refuses, and settings that name a server
+ * or tool the class list does not record. Pure.
+ */
+
+const at = (s: CodexSetting<unknown>) => `${s.file} line ${s.line}`;
+
+/** What an ignored key was probably meant to be. */
+const MEANT: Record<string, string> = {
+  approval_mode:
+    'default_tools_approval_mode (or approval_mode under [mcp_servers.<key>.tools.<tool>])',
+  default_tools_enabled: 'enabled_tools or disabled_tools',
+  disabled: 'enabled = false',
+  enabled: 'disabled_tools = ["<tool>"] on the server',
+  trust: 'default_tools_approval_mode',
+};
+
+function ignoredProblems(server: CodexServer): ClientRuleProblem[] {
+  const found: ClientRuleProblem[] = server.ignored.map((s) => {
+    const name = s.value.split('.').at(-1) ?? s.value;
+    const inTool = s.value.split('.').length > 3 && s.value.includes('.tools.');
+    const meant = MEANT[name];
+    return {
+      id: 'rule-ignored',
+      message: `${s.value} in ${at(s)} is ignored: Codex has no such setting for ${inTool ? 'an MCP tool (it reads approval_mode there)' : 'an MCP server'}.`,
+      fix: meant
+        ? `Probably meant ${meant}: write that instead, or remove it.`
+        : 'Fix the name, or remove it.',
+      file: s.file,
+      line: s.line,
+    };
+  });
+  if (!SERVER_KEY.test(server.key))
+    found.push({
+      id: 'rule-ignored',
+      message: `Codex starts no server "${server.key}" (${at(server.at)}): a key must match ${SERVER_KEY.source}, so none of its settings apply.`,
+      fix: 'Rename the server with letters, digits and _ : @ / . - only.',
+      file: server.at.file,
+      line: server.at.line,
+    });
+  return found;
+}
+
+/** The settings of a server that decide tools, with what each names. */
+function decidingSettings(
+  server: CodexServer,
+): { setting: CodexSetting<unknown>; tool?: string }[] {
+  const list: { setting: CodexSetting<unknown>; tool?: string }[] = [];
+  if (server.defaultMode) list.push({ setting: server.defaultMode });
+  for (const names of [server.enabledTools, server.disabledTools])
+    if (names) {
+      if (!names.value.length) list.push({ setting: names });
+      for (const n of names.value) list.push({ setting: n, tool: n.value });
+    }
+  for (const [tool, entry] of server.tools) list.push({ setting: entry.mode ?? entry.at, tool });
+  return list;
+}
+
+/** Settings that name a server or tool the class list does not record. */
+function staleProblems(server: CodexServer, tools: ClientTool[]): ClientRuleProblem[] {
+  const recorded = new Set(
+    tools
+      .filter((t) => t.server === server.key || t.server === normalizeServerName(server.key))
+      .map((t) => t.tool),
+  );
+  const found: ClientRuleProblem[] = [];
+  for (const { setting, tool } of decidingSettings(server)) {
+    const what = !recorded.size
+      ? `server "${server.key}", which the class list does not record`
+      : tool !== undefined && !recorded.has(tool)
+        ? `tool "${tool}", which the class list does not record for server "${server.key}"`
+        : undefined;
+    if (what)
+      found.push({
+        id: 'rule-stale',
+        message: `${setting.text} in ${at(setting)} names ${what}.`,
+        fix: 'A typo or a removed tool: fix the name, or remove the setting.',
+        file: setting.file,
+        line: setting.line,
+      });
+  }
+  return found;
+}
+
+/** Every problem of the committed Codex settings, given the recorded tools. */
+export function codexProblems(state: CodexState, tools: ClientTool[]): ClientRuleProblem[] {
+  return [...state.servers.values()].flatMap((server) => [
+    ...ignoredProblems(server),
+    ...staleProblems(server, tools),
+  ]);
+}
