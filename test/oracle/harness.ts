@@ -13,7 +13,7 @@ import { startModelApi } from '../support/model-api.js';
 
 export type Observed = 'allow' | 'ask' | 'deny';
 export const TOOLS = ['list_notes', 'add_note', 'delete_note'] as const;
-const INPUT: Record<string, Record<string, unknown>> = {
+export const INPUT: Record<string, Record<string, unknown>> = {
   list_notes: {},
   add_note: { title: 'groceries', body: 'milk' },
   delete_note: { note_id: 1 },

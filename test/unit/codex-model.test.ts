@@ -163,7 +163,11 @@ describe('hidden tools', () => {
 
 describe('files Codex refuses to start with', () => {
   it.each([
-    ['not TOML', `${SERVER}[mcp_servers.notes\n`, /not valid TOML at line 5, column 1: Unterminated table-key/],
+    [
+      'not TOML',
+      `${SERVER}[mcp_servers.notes\n`,
+      /not valid TOML at line 5, column 1: Unterminated table-key/,
+    ],
     ['a key twice', `${SERVER}enabled = true\nenabled = false\n`, /not valid TOML at line 5/],
     [
       'a mode of the wrong case',
