@@ -94,6 +94,21 @@ approval_mode = "approve"
     );
   });
 
+  it('a tool’s own mapped decision wins over its class’s', () => {
+    const tools = notesTools().map((t) =>
+      t.tool === 'delete_note' ? { ...t, decision: 'allow' as const } : t,
+    );
+    expect(write(undefined, tools)).toContain(
+      '[mcp_servers.notes.tools.delete_note]\napproval_mode = "approve"\n',
+    );
+  });
+
+  it('names the path it was given when the file does not parse', () => {
+    expect(() => codex.writeRules('x = ', NOTES, MAPPING, 'ci/codex.toml')).toThrow(
+      /^ci\/codex\.toml is not valid TOML at line 1/,
+    );
+  });
+
   it('is idempotent: writing twice changes nothing', () => {
     for (const existing of [undefined, '# x\n[mcp_servers.notes]\ncommand = "n"\n']) {
       const once = write(existing);
