@@ -67,23 +67,28 @@ export const serversOf = (work, wanted) =>
     ...make(work),
   }));
 
-/** The auditor's default concurrency, as src/config/settings.ts sets it (the column's label). */
-export const DEFAULT_CONCURRENCY = () => Math.max(2, availableParallelism());
+/**
+ * The auditor's default concurrency, as src/config/settings.ts sets it (two per core, at least
+ * four): the label of the columns that measure the build's default.
+ */
+export const DEFAULT_CONCURRENCY = () => Math.max(4, 2 * availableParallelism());
 
 /** Four servers in one config file, each about a second to boot (mostly waiting). */
 export const FOUR = { names: ['s1', 's2', 's3', 's4'], bootMs: 1000 };
 
 /**
  * The default concurrency candidates (concurrency suite): four servers whose boot waits, and four
- * whose boot keeps a core busy, each audited at these concurrencies. `cores` is the number of
- * cores here (today's default, at least 2).
- * @param {number} cores
+ * whose boot keeps a core busy, each audited at these concurrencies: one at a time, the former
+ * default (the cores, at least 2), four, and the default.
  */
-export const CONCURRENCY = (cores) => ({
+export const CONCURRENCY = () => ({
   servers: 4,
   waitMs: 1000,
   burnMs: 500,
-  levels: [...new Set([1, Math.max(2, cores), 4])].sort((a, b) => a - b),
+  byDefault: DEFAULT_CONCURRENCY(),
+  levels: [...new Set([1, Math.max(2, availableParallelism()), 4, DEFAULT_CONCURRENCY()])].sort(
+    (a, b) => a - b,
+  ),
 });
 
 /** The limits the Targets table judges. */

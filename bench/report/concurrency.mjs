@@ -12,7 +12,10 @@ export function concurrency(run) {
     `${run.servers} servers, boot`,
     'warm-up+runs',
     'one alone ms',
-    ...run.levels.flatMap((n) => [`concurrency ${n} ms`, `${n}: × one alone`]),
+    ...run.levels.flatMap((n) => [
+      `concurrency ${n}${n === run.byDefault ? ' (default)' : ''} ms`,
+      `${n}: × one alone`,
+    ]),
   ];
   /** @type {string[]} */
   const notes = [];

@@ -2,7 +2,6 @@
 // whose boot keeps a core busy for a second, each config audited at several concurrencies, next
 // to one of its servers alone. Waiting boots gain from running all at once whatever the cores;
 // busy ones cannot go faster than the cores allow, and must not get slower either.
-import { availableParallelism } from 'node:os';
 import { audited } from '../lib/candidates.mjs';
 import { runRounds } from '../lib/rounds.mjs';
 import { CONCURRENCY } from '../lib/targets.mjs';
@@ -11,8 +10,8 @@ import { fleet } from './configs.mjs';
 /**
  * @typedef {{ kind: 'wait' | 'burn', label: string, bench?: import('../lib/rounds.mjs').Rounds,
  *   setupError?: string }} Kind
- * @typedef {{ levels: number[], servers: number, waitMs: number, burnMs: number,
- *   kinds: Kind[] }} ConcurrencyRun
+ * @typedef {{ levels: number[], byDefault: number, servers: number, waitMs: number,
+ *   burnMs: number, kinds: Kind[] }} ConcurrencyRun
  */
 
 /**
@@ -20,7 +19,7 @@ import { fleet } from './configs.mjs';
  * @returns {Promise<ConcurrencyRun>}
  */
 export async function concurrencySuite(b, pace) {
-  const plan = CONCURRENCY(availableParallelism());
+  const plan = CONCURRENCY();
   const names = Array.from({ length: plan.servers }, (_, i) => `c${i + 1}`);
   const kinds = /** @type {const} */ ([
     ['wait', `boot waits ${plan.waitMs} ms`, ['--boot-ms', String(plan.waitMs)]],

@@ -28,8 +28,8 @@ Server options:
   --start-timeout SECONDS    time to start and finish the handshake (default 30)
   --list-timeout SECONDS     time for every page of tools/list (default 60)
   --max-pages N, --max-tools N   bounds on the listing (default 1000 pages, 100000 tools)
-  --concurrency N            servers of the config file audited at once (default: the
-                             number of CPU cores, at least 2)
+  --concurrency N            servers of the config file audited at once (default: twice
+                             the number of CPU cores, at least 4)
   --config FILE              config file (default ${DEFAULT_CONFIG} when it exists)
   -h, --help                 this help`;
 
