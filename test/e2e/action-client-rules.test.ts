@@ -1,13 +1,13 @@
 // The action with Claude Code settings: the check of the committed settings (claude-settings, or
 // .claude/settings.json by default), what the PR comment says a class change does to them, and
 // the `rules` output.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TOKEN } from '../support/action.js';
 import { prWorkspace, quote, runIn } from '../support/action-workspace.js';
-import { notesSpec, runCli, SERVERS, withAnnotations } from '../support/cli.js';
-import { DEFAULT_BASE_SHA, startGitHubApi, type FakeGitHub } from '../support/github-api.js';
+import { notesSpec, SERVERS } from '../support/cli.js';
+import { startGitHubApi, type FakeGitHub } from '../support/github-api.js';
 
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
 
@@ -36,36 +36,6 @@ describe('the action with Claude Code settings', () => {
     await api.close();
   });
 
-  it('the comment for a class change says what the committed settings now decide, and how to bring them in line', async () => {
-    const relaxed = withAnnotations(spec, 'add_note', { readOnlyHint: true });
-    const { dir, head: server } = await prWorkspace(api, {
-      base: spec,
-      head: relaxed,
-      files: { '.claude/settings.json': settingsText(MAPPED) },
-    });
-    const run = await runIn(api, dir, { command: quote(server), policies: 'claude' });
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    const body = api.commentsOn(1)[0]?.body ?? '';
-    expect(body).toContain(
-      [
-        '#### Client rules (Claude Code)',
-        '',
-        '- `add_note` moved edit -> read (rule ask -> **allow**): `.claude/settings.json` asks for it (`mcp__notes__add_note`, line 7); the class list now maps it to **allow**. Run `npx mcp-annotation-auditor@0.1.0 rules --write .claude/settings.json`.',
-        '',
-      ].join('\n'),
-    );
-
-    // Once the settings follow the class list, the comment says they agree.
-    const fixed = await runCli(['rules', '--write', '.claude/settings.json'], { cwd: dir });
-    expect(fixed.code, fixed.stderr).toBe(0);
-    const again = await runIn(api, dir, { command: quote(server), policies: 'claude' });
-    expect(again.code).toBe(0);
-    expect(api.commentsOn(1)).toHaveLength(1);
-    expect(api.commentsOn(1)[0]?.body).toContain(
-      '- `add_note` moved edit -> read (rule ask -> **allow**): `.claude/settings.json` allows it (`mcp__notes__add_note`, line 4), as the mapping says.',
-    );
-  });
-
   it('a PR that changes only the settings (an allow rule for a delete tool) fails, comments, and annotates the rule', async () => {
     const { dir, head: server } = await prWorkspace(api, {
       base: spec,
@@ -88,91 +58,6 @@ describe('the action with Claude Code settings', () => {
     expect(comments[0]?.body).toContain('`rule-allows-delete`');
     // No class changed: nothing to say about class changes.
     expect(comments[0]?.body).not.toContain('#### Client rules');
-  });
-
-  it('the rules output is a settings file with the permissions the class list maps to', async () => {
-    const { dir, head: server } = await prWorkspace(api, { base: spec });
-    await mkdir(join(dir, '.github'));
-    await writeFile(
-      join(dir, '.github', 'mcp-annotation-auditor.yml'),
-      'clientRules:\n  delete: ask\n',
-    );
-    // The same at the base: a laxer mapping added by the PR itself would be config-relaxed.
-    api.setFile(
-      DEFAULT_BASE_SHA,
-      '.github/mcp-annotation-auditor.yml',
-      'clientRules:\n  delete: ask\n',
-    );
-    const run = await runIn(api, dir, { command: quote(server), policies: 'claude' });
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    const path = run.outputs.rules ?? '';
-    // In the step's own folder: a second step of the job cannot replace it.
-    expect(path).toMatch(/mcp-annotation-auditor[\\/]step-[^\\/]+[\\/]claude-settings\.json$/);
-    expect(await readFile(path, 'utf8')).toBe(
-      settingsText({
-        allow: ['mcp__notes__list_notes'],
-        ask: ['mcp__notes__add_note', 'mcp__notes__delete_note'],
-        deny: [],
-      }),
-    );
-    // No settings file in the repository: nothing was checked.
-    const report = JSON.parse(await readFile(run.outputs.report ?? '', 'utf8')) as {
-      tools: { claudeCode?: unknown }[];
-    };
-    expect(report.tools).toHaveLength(3);
-    expect(report.tools.every((t) => t.claudeCode === undefined)).toBe(true);
-  });
-
-  it('claude-settings with two files merges them as Claude Code does: a local deny beats a project-wide allow', async () => {
-    const { dir, head: server } = await prWorkspace(api, {
-      base: spec,
-      files: {
-        '.claude/settings.json': settingsText({ allow: ['mcp__notes'] }),
-        '.claude/settings.local.json': settingsText({ deny: ['mcp__notes__delete_note'] }),
-      },
-    });
-    const run = await runIn(api, dir, {
-      command: quote(server),
-      policies: 'claude',
-      'claude-settings': '.claude/settings.json, .claude/settings.local.json',
-    });
-    // add_note (edit) is allowed server-wide: a warning; delete_note is denied, so no error.
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.outputs['warning-count']).toBe('1');
-    expect(run.stdout).toContain(
-      '::warning title=mcp-annotation-auditor%3A rule-allows-edit,file=.claude/settings.json,line=4::',
-    );
-    const report = JSON.parse(await readFile(run.outputs.report ?? '', 'utf8')) as {
-      tools: { name: string; claudeCode?: unknown }[];
-    };
-    const decisions = Object.fromEntries(report.tools.map((t) => [t.name, t.claudeCode]));
-    expect(decisions).toEqual({
-      list_notes: {
-        decision: 'allow',
-        rule: 'mcp__notes',
-        file: '.claude/settings.json',
-        line: 4,
-      },
-      add_note: { decision: 'allow', rule: 'mcp__notes', file: '.claude/settings.json', line: 4 },
-      delete_note: {
-        decision: 'deny',
-        rule: 'mcp__notes__delete_note',
-        file: '.claude/settings.local.json',
-        line: 4,
-      },
-    });
-
-    // With no input the action reads both files too, as Claude Code does.
-    const both = await runIn(api, dir, { command: quote(server), policies: 'claude' });
-    expect(both.code, both.stdout + both.stderr).toBe(0);
-    // The project file alone lets delete_note run: the step fails.
-    const alone = await runIn(api, dir, {
-      command: quote(server),
-      policies: 'claude',
-      'claude-settings': '.claude/settings.json',
-    });
-    expect(alone.code).toBe(1);
-    expect(alone.stdout).toContain('rule-allows-delete');
   });
 
   it('reads the settings before the server starts: a server that rewrites them changes nothing', async () => {

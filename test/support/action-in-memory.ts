@@ -8,7 +8,15 @@ import { run } from '../../src/action/main.js';
 import type { ActionRun, ActionRunOptions } from './action.js';
 import { runnerSetup } from './action.js';
 import { workspaceHelpers } from './action-workspace.js';
-export { dropDestructive, quote, relaxAddNote } from './action-workspace.js';
+export {
+  ACTION_CONFIG,
+  dropDestructive,
+  dropIdempotent,
+  quote,
+  relaxAddNote,
+  reportOf,
+  SERVED,
+} from './action-workspace.js';
 import { inMemory, runCliInMemory } from './in-memory.js';
 
 /** The variables a runner sets for a step: none of the test process's may leak into a run. */
@@ -73,7 +81,8 @@ export async function runActionInMemory(options: ActionRunOptions): Promise<Acti
 }
 
 /** The checkout helpers of test/support/action-workspace.ts, with the CLI and action in memory. */
-export const { recordAtHead, recordedClassList, prWorkspace, runIn } = workspaceHelpers({
-  cli: runCliInMemory,
-  action: runActionInMemory,
-});
+export const { basedWorkspace, recordAtHead, recordedClassList, prWorkspace, runIn } =
+  workspaceHelpers({
+    cli: runCliInMemory,
+    action: runActionInMemory,
+  });

@@ -4,7 +4,16 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { runAction, type ActionRun, type ActionRunOptions } from './action.js';
-import { runCli, specServer, tempDir, withAnnotations, type Run, type SpecTool } from './cli.js';
+import {
+  notesSpec,
+  runCli,
+  SERVERS,
+  specServer,
+  tempDir,
+  withAnnotations,
+  type Run,
+  type SpecTool,
+} from './cli.js';
 import { DEFAULT_BASE_SHA, type FakeGitHub } from './github-api.js';
 
 type Spec = { name: string; tools: SpecTool[] };
@@ -19,6 +28,28 @@ export function relaxAddNote<T extends Spec>(spec: T): T {
 /** The PR's change that must fail: delete_note drops its destructiveHint (hint-dropped). */
 export function dropDestructive<T extends Spec>(spec: T): T {
   return withAnnotations(spec, 'delete_note', { destructiveHint: undefined });
+}
+
+/** The config file the action reads by default. */
+export const ACTION_CONFIG = '.github/mcp-annotation-auditor.yml';
+
+/** The server entry that serves `spec.json` of the folder the server runs in. */
+export const SERVED = { command: 'node', args: [join(SERVERS, 'configurable.mjs'), 'spec.json'] };
+
+/** Only the diff with the base catches it: delete_note loses idempotentHint. */
+export function dropIdempotent<T extends Spec>(spec: T): T {
+  return withAnnotations(spec, 'delete_note', { idempotentHint: undefined });
+}
+
+/** The parts of the JSON report the base tests read. */
+export interface ReportSummary {
+  result: string;
+  findings: { rule: string; tool?: string; approved?: boolean }[];
+}
+
+/** The JSON report a run's `report` output names. */
+export async function reportOf(path: string | undefined): Promise<ReportSummary> {
+  return JSON.parse(await readFile(path ?? '', 'utf8')) as ReportSummary;
 }
 
 /** The command input as a workflow writes it: each word in single quotes. */
@@ -107,11 +138,44 @@ export function workspaceHelpers(runners: Runners) {
     return runners.action({ workspace: dir, apiUrl: api.url, inputs, ...extras });
   }
 
-  return { recordAtHead, recordedClassList, prWorkspace, runIn };
+  /**
+   * In `dir` (the server's folder `at`, under the repository's root `dir`): the config, the base
+   * spec and the class list update records, each served by the API at `sha` under `prefix`; then
+   * the PR's spec, with the dropped hint recorded.
+   */
+  async function basedWorkspace(
+    api: FakeGitHub,
+    dir: string,
+    config: Record<string, unknown>,
+    options: { at?: string; sha?: string; classList?: string; beforePr?: () => Promise<void> } = {},
+  ): Promise<void> {
+    const { at = '', sha = DEFAULT_BASE_SHA, classList = 'mcp-tool-classes.json' } = options;
+    const root = join(dir, at);
+    const prefix = at ? `${at}/` : '';
+    const spec = await notesSpec();
+    await mkdir(join(root, '.github'), { recursive: true });
+    await mkdir(join(root, classList, '..'), { recursive: true });
+    const configText = JSON.stringify(config);
+    await writeFile(join(root, ACTION_CONFIG), configText);
+    await writeFile(join(root, 'spec.json'), JSON.stringify(spec));
+    const update = async () => {
+      const run = await runners.cli(['update'], { cwd: join(dir, at) });
+      expect(run.code, run.stderr).toBe(0);
+    };
+    await update();
+    api.setFile(sha, `${prefix}${ACTION_CONFIG}`, configText);
+    api.setFile(sha, `${prefix}${classList}`, await readFile(join(root, classList), 'utf8'));
+    await options.beforePr?.();
+    await writeFile(join(dir, at, 'spec.json'), JSON.stringify(dropIdempotent(spec)));
+    await update();
+  }
+
+  return { basedWorkspace, recordAtHead, recordedClassList, prWorkspace, runIn };
 }
 
 /** The built CLI and action, as the e2e layer runs them. */
-export const { recordAtHead, recordedClassList, prWorkspace, runIn } = workspaceHelpers({
-  cli: runCli,
-  action: runAction,
-});
+export const { basedWorkspace, recordAtHead, recordedClassList, prWorkspace, runIn } =
+  workspaceHelpers({
+    cli: runCli,
+    action: runAction,
+  });
