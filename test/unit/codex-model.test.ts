@@ -245,6 +245,21 @@ describe('problems', () => {
     ]);
   });
 
+  it('an approval_mode for a tool Codex hides: rule-shadowed, naming what hides it', () => {
+    const state = read(
+      `${SERVER}disabled_tools = ["delete_note"]\n[mcp_servers.notes.tools.delete_note]\napproval_mode = "approve"\n`,
+    );
+    expect(codex.problems(state, NOTES)).toEqual([
+      {
+        id: 'rule-shadowed',
+        message: `[mcp_servers.notes.tools.delete_note] approval_mode = "approve" in ${FILE} line 6 decides nothing: Codex hides delete_note ([mcp_servers.notes] disabled_tools = ["delete_note"] in ${FILE} line 4), so it is never offered.`,
+        fix: 'Remove one of the two, so the file says what Codex does.',
+        file: FILE,
+        line: 6,
+      },
+    ]);
+  });
+
   it('a server key Codex refuses: its tools hidden, rule-ignored', () => {
     const state = read('[mcp_servers."my notes"]\ncommand = "node"\n');
     expect(codex.decide(state, notesTools('my notes')[0] as ClientTool).decision).toBe('hidden');

@@ -63,11 +63,7 @@ function decidingSettings(
 
 /** Settings that name a server or tool the class list does not record. */
 function staleProblems(server: CodexServer, tools: ClientTool[]): ClientRuleProblem[] {
-  const recorded = new Set(
-    tools
-      .filter((t) => t.server === server.key || t.server === normalizeServerName(server.key))
-      .map((t) => t.tool),
-  );
+  const recorded = recordedOf(server, tools);
   const found: ClientRuleProblem[] = [];
   for (const { setting, tool } of decidingSettings(server)) {
     const what = !recorded.size
@@ -87,10 +83,46 @@ function staleProblems(server: CodexServer, tools: ClientTool[]): ClientRuleProb
   return found;
 }
 
+/** The setting that hides a tool from the model, if any (as decideCodex reads them). */
+function hiding(server: CodexServer, tool: string): CodexSetting<unknown> | undefined {
+  if (server.enabled?.value === false) return server.enabled;
+  const disabled = server.disabledTools?.value.find((n) => n.value === tool);
+  if (disabled) return disabled;
+  const listed = server.enabledTools?.value.some((n) => n.value === tool);
+  return listed === false ? server.enabledTools : undefined;
+}
+
+/** A recorded tool's approval_mode that decides nothing, since the tool is hidden. */
+function shadowedProblems(server: CodexServer, recorded: Set<string>): ClientRuleProblem[] {
+  return [...server.tools].flatMap(([tool, entry]) => {
+    const by = entry.mode && recorded.has(tool) ? hiding(server, tool) : undefined;
+    if (!entry.mode || !by) return [];
+    return [
+      {
+        id: 'rule-shadowed' as const,
+        message: `${entry.mode.text} in ${at(entry.mode)} decides nothing: Codex hides ${tool} (${by.text} in ${at(by)}), so it is never offered.`,
+        fix: 'Remove one of the two, so the file says what Codex does.',
+        file: entry.mode.file,
+        line: entry.mode.line,
+      },
+    ];
+  });
+}
+
+/** The recorded tools of a server (the class list writes `my.notes` as my_notes). */
+function recordedOf(server: CodexServer, tools: ClientTool[]): Set<string> {
+  return new Set(
+    tools
+      .filter((t) => t.server === server.key || t.server === normalizeServerName(server.key))
+      .map((t) => t.tool),
+  );
+}
+
 /** Every problem of the committed Codex settings, given the recorded tools. */
 export function codexProblems(state: CodexState, tools: ClientTool[]): ClientRuleProblem[] {
   return [...state.servers.values()].flatMap((server) => [
     ...ignoredProblems(server),
     ...staleProblems(server, tools),
+    ...shadowedProblems(server, recordedOf(server, tools)),
   ]);
 }
