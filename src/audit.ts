@@ -5,6 +5,7 @@ import {
   parseClassList,
   recordsOf,
   serializeClassList,
+  type BaseText,
   type ClassList,
   type ToolRecord,
 } from './core/classlist.js';
@@ -31,7 +32,7 @@ import {
 } from './server/listing.js';
 import { runPooled } from './pool.js';
 import { stopsSettled } from './server/process.js';
-import { stopUnclaimed } from './prestart.js';
+import { stopUnclaimed } from './server/early.js';
 import { redactArgs, redactUrl } from './redact.js';
 import {
   noClassListFinding,
@@ -40,7 +41,8 @@ import {
   renameFinding,
   staleServers,
 } from './core/renames.js';
-import { applyClientRules, type ClientRulesInput } from './clients/claude-code/client-rules.js';
+import type { ClientRulesInput } from './clients/claude-code/client-rules.js';
+import { applyClientRules } from './audit-clients.js';
 import { pairMoves } from './core/moves.js';
 import { recordedOf, updatedClassList, withoutMalformed } from './core/update.js';
 import { applyPolicy } from './core/waivers.js';
@@ -63,13 +65,6 @@ import { pinnedCommand } from './config/pin-name.js';
 
 /** The update command drift messages suggest when the caller gives none. */
 const DEFAULT_UPDATE_COMMAND = `${NPX_COMMAND} update`;
-
-export interface BaseText {
-  text: string | null;
-  label: string;
-  /** The file it was read from, when it is one (--base): what a parse error names. */
-  file?: string;
-}
 
 export interface AuditOptions {
   mode: Mode;

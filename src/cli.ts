@@ -2,11 +2,12 @@
 import { quickAnswer, type CliResult } from './cli/help.js';
 import { describeError } from './errors.js';
 import { noWorkflowCommands } from './escape.js';
-import { prestartForCli, stopUnclaimed } from './prestart.js';
+import { prestartForCli } from './cli/early.js';
+import { stopUnclaimed } from './server/early.js';
 import { exitOnceWritten, stopsSettled } from './server/process.js';
 
 /**
- * A command that does real work: the server starts first (see prestart.ts), then the rest of the
+ * A command that does real work: the server starts first (see cli/early.ts), then the rest of the
  * auditor loads.
  */
 async function runCommand(argv: string[]): Promise<CliResult> {

@@ -1,8 +1,9 @@
 import { getErrorMessage } from './errors.js';
-import { prestartForAction, stopUnclaimed } from './prestart.js';
+import { prestartForAction } from './action/early.js';
+import { stopUnclaimed } from './server/early.js';
 import { exitOnceWritten, stopsSettled } from './server/process.js';
 
-/** The action's entry: the early start (see prestart.ts), then run(). */
+/** The action's entry: the early start (see action/early.ts), then run(). */
 async function main(): Promise<void> {
   prestartForAction(process.env);
   try {

@@ -21,7 +21,7 @@ import type { ActionInputs } from '../config/inputs.js';
 import { DEFAULT_CLASS_LIST } from '../config/defaults.js';
 import { getErrorMessage } from '../errors.js';
 import { terminalSafe } from '../escape.js';
-import { readTrusted } from '../prestart.js';
+import { readTrusted } from '../trusted.js';
 import { NPX_COMMAND } from '../version.js';
 import { stepFile } from './step-dir.js';
 
@@ -54,7 +54,7 @@ function writeCommand(inputs: ActionInputs, target: string): string {
  * The mapping, and in check mode the settings files with each rule's file named from the
  * repository's root (`repoPath`), where annotations point. A settings file Claude Code would drop
  * is a finding of the check (settings-ignored), as it is in the CLI. Files read by the entry before the server started are taken
- * as read then (see prestart.ts).
+ * as read then (see trusted.ts).
  */
 export async function actionClientRules(
   inputs: ActionInputs,

@@ -7,7 +7,8 @@ import { readInputs, type ActionInputs } from '../config/inputs.js';
 import { shellQuote, updateCommandLine } from '../config/settings.js';
 import { AuditError, getErrorMessage } from '../errors.js';
 import { terminalSafe } from '../escape.js';
-import { enteredWorkingDirectory, readTrusted } from '../prestart.js';
+import { enteredWorkingDirectory } from './early.js';
+import { readTrusted } from '../trusted.js';
 import type { CommentTarget } from './comments.js';
 import { within, type Known } from './failure.js';
 import {

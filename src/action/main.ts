@@ -1,10 +1,10 @@
 // action/: the GitHub Action around the audit (inputs and event, audit or report file, then the
 // sinks: job summary, outputs, annotations, PR comments, through @actions/core and
-// @actions/github). May import everything but cli/'s entry; nothing imports action/ but
-// src/index.ts.
+// @actions/github). May import everything but cli/ (scripts/layers.mjs); nothing imports
+// action/ but src/index.ts.
 import * as core from '@actions/core';
 import { getOptionalInput, inputSecrets } from '../config/inputs.js';
-import { stopUnclaimed } from '../prestart.js';
+import { stopUnclaimed } from '../server/early.js';
 import { stopsSettled } from '../server/process.js';
 import type { Connect } from '../server/listing.js';
 import { knownOf, readContext } from './context.js';
@@ -25,7 +25,7 @@ export interface ActionSeams {
  * The action: context (inputs, event, PR, config) -> the audit, or a report file -> publish
  * (summary, outputs, annotations, comments). Each step's error carries what the run knew (see
  * Known), and goes the one error path, publishFailure. The entry may have started the server and
- * read the trusted files before loading this (see prestart.ts). Everything it reads comes from
+ * read the trusted files before loading this (see action/early.ts). Everything it reads comes from
  * `env` (inputs, event, workspace, API URL); @actions/core writes the runner's files named in
  * process.env.
  */

@@ -5,7 +5,7 @@ import { AuditError } from '../errors.js';
 
 /*
  * The command line of list, check and update, parsed once, in a module small enough for the CLI
- * entry: the early start (prestart.ts) reads the server's command from the same parse that the
+ * entry: the early start (early.ts) reads the server's command from the same parse that the
  * command itself then checks.
  */
 

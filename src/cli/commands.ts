@@ -1,10 +1,9 @@
 // cli/: the command line around the same engine (arguments, commands, help, `rules`), its sinks
-// the terminal and the files it writes. May import everything but action/; only src/cli.ts,
-// prestart.ts (the argument parser, for the early start) and action/ (the rules command's
-// input) import cli/.
+// the terminal and the files it writes. May import everything but action/
+// (scripts/layers.mjs); only src/cli.ts imports cli/.
 import { readFile } from 'node:fs/promises';
-import { runAudit, type AuditOptions, type BaseText } from '../audit.js';
-import { usableBase } from '../core/classlist.js';
+import { runAudit, type AuditOptions } from '../audit.js';
+import { usableBase, type BaseText } from '../core/classlist.js';
 import {
   type EraSetting,
   type Overrides,

@@ -1,7 +1,8 @@
 // clients/: what the audit means for each MCP client's own config, one folder a client
 // (claude-code/, ...) filling the Client seam below, listed in registry.ts. Pure: the files are
-// read and written by files.ts, config/, action/ and cli/. May import core/, config/defaults.ts,
-// the shared pure modules and report/'s types. A new client is a new folder and a registry row.
+// read and written by files.ts, config/, action/ and cli/; the audit puts what clients/ returns on
+// the report (audit-clients.ts). May import core/ and the shared leaves; never config/, report/
+// or a layer above (scripts/layers.mjs). A new client is a new folder and a registry row.
 import type { ToolClass } from '../core/classify.js';
 import type { Severity } from '../core/rules.js';
 import type { HintName } from '../core/tools.js';

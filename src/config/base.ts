@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import type { BaseText } from '../audit.js';
-import { usableBase } from '../core/classlist.js';
+import { usableBase, type BaseText } from '../core/classlist.js';
 import { hasServers, readConfigFile, withProjectServers, type ConfigFile } from './file.js';
 import { DEFAULT_CLASS_LIST, MCP_JSON } from './defaults.js';
 import { AuditError, describeError } from '../errors.js';

@@ -9,8 +9,8 @@ import { ERA_SETTINGS } from '../core/eras.js';
 import { parseEnvEntries, serverEnvironment, type SpawnSpec } from '../server/process.js';
 import { isObject } from '../core/tools.js';
 import { nearestKey } from './nearest.js';
-import { readTrusted } from '../prestart.js';
-import type { EraSetting, ServerSettings } from './settings.js';
+import { readTrusted } from '../trusted.js';
+import type { EraSetting } from '../core/eras.js';
 
 /*
  * The config file (YAML, or JSON such as a project's .mcp.json): read, checked key by key so a
@@ -78,6 +78,17 @@ const schemas = lazily(() => {
   return { env: envSchema, server: serverSchema, file: fileSchema };
 });
 type Schemas = ReturnType<typeof schemas>;
+
+/** One server to audit, resolved. */
+export interface ServerSettings {
+  /** From configuration; when absent, the server's own reported name, normalised. */
+  name?: string;
+  target: ServerTarget;
+  era: EraSetting;
+  /** How a person re-runs `update` for this server, for the drift message. */
+  updateCommand?: string;
+}
+
 export type ConfigFile = z.infer<Schemas['file']>;
 
 /**
@@ -390,7 +401,7 @@ function checkRulesAndWaivers(config: ConfigFile, path: string): void {
 /**
  * Reads a config file (YAML; JSON such as .mcp.json is YAML too). `required` makes a missing file
  * an error; the default path may simply not exist. `read` defaults to the text as the early start
- * read it, before the server under audit ran (see prestart.ts).
+ * read it, before the server under audit ran (see trusted.ts).
  */
 /** The file lists servers (under `servers` or `mcpServers`). */
 export function hasServers(file: ConfigFile): boolean {

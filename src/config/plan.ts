@@ -1,7 +1,7 @@
 // The run plan, built by the same code for the CLI and the action: the config file (or the
 // project's .mcp.json), the servers and their names, and the base state a check compares with
 // (the base commit's config, its class list, its approval label). A fix made here holds in both.
-import { readTrusted } from '../prestart.js';
+import { readTrusted } from '../trusted.js';
 import { readBaseState, type BaseRead } from './base.js';
 import { baseTree, gitTopLevel, repoPathOf, type BaseTree } from './base-reader.js';
 import { commitOf } from '../git.js';

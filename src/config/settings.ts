@@ -1,7 +1,8 @@
 // config/: where the run's settings come from (the config file, action inputs, the command line,
 // the nearest config, the base commit's config) and resolveSettings, which makes them one typed
-// Settings. Reads files. May import core/, server/ (spawn specs, limits), audit.ts's types and
-// the shared modules; never report/, action/ or cli/.
+// Settings. Reads files. May import core/, server/ (spawn specs, limits), clients/ (settings
+// formats), git.ts, files.ts, confined.ts and the shared leaves; never audit.ts, report/,
+// action/ or cli/ (scripts/layers.mjs).
 import { availableParallelism } from 'node:os';
 import { normalizeServerName } from '../core/classlist.js';
 import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG, MCP_JSON, type Policy } from './defaults.js';
@@ -9,6 +10,7 @@ import { AuditError } from '../errors.js';
 import { DEFAULT_LIMITS, type ListLimits, type ServerTarget } from '../server/listing.js';
 import type { EraSetting } from '../core/eras.js';
 import { DEFAULT_POLICIES } from '../core/policies.js';
+import type { Waiver } from '../core/waivers.js';
 import type { FailOn, RuleId, Severity } from '../core/rules.js';
 import { parseEnvEntries, serverEnvironment } from '../server/process.js';
 import { mergeSecrets, REDACTED, redactArgs, redactUrl } from '../redact.js';
@@ -21,6 +23,7 @@ import {
   serverFromConfig,
   type ConfigFile,
   type EntryContext,
+  type ServerSettings,
 } from './file.js';
 
 /*
@@ -30,24 +33,10 @@ import {
 
 export type { EraSetting };
 
-export interface Waiver {
-  rule: RuleId;
-  /** The tool's name, or its full `mcp__server__tool` name. */
-  tool: string;
-  reason: string;
-  /** YYYY-MM-DD; the waiver stops applying after this day. */
-  expires?: string;
-}
-
-/** One server to audit, resolved. */
-export interface ServerSettings {
-  /** From configuration; when absent, the server's own reported name, normalised. */
-  name?: string;
-  target: ServerTarget;
-  era: EraSetting;
-  /** How a person re-runs `update` for this server, for the drift message. */
-  updateCommand?: string;
-}
+// A waiver is core/'s (what applies it); kept here too for the config readers.
+export type { Waiver };
+// One server's settings are made by file.ts (serverFromConfig).
+export type { ServerSettings };
 
 export interface Settings {
   servers: ServerSettings[];

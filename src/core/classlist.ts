@@ -266,6 +266,14 @@ export function parseClassList(text: string, path: string): ClassList {
   return list;
 }
 
+/** The base class list's text as read (null: the base has none), and how people name it. */
+export interface BaseText {
+  text: string | null;
+  label: string;
+  /** The file it was read from, when it is one (--base): what a parse error names. */
+  file?: string;
+}
+
 /**
  * The base class list as the audit is to get it, or a warning instead. A base that could not be
  * read is an error before this (a dropped hint would pass unseen), but one that is there and does

@@ -5,7 +5,7 @@ import { riskOf, unionOfEras, type ProtocolEra } from './eras.js';
 import { finding, type Finding } from './findings.js';
 import { checkPolicies } from './policies.js';
 import { isMalformed, parseTool, type MalformedTool } from './tools.js';
-import type { Policy } from '../config/defaults.js';
+import type { Policy } from './policy-names.js';
 
 /*
  * From a server's listings (one per protocol era) to its tools and findings: each raw tool

@@ -1,6 +1,6 @@
 import type { ClassifiedTool } from './classify.js';
 import type { Finding } from './findings.js';
-import type { Policy } from '../config/defaults.js';
+import type { Policy } from './policy-names.js';
 import { runChecks } from './rules.js';
 import type { MalformedTool } from './tools.js';
 

@@ -1,7 +1,6 @@
 import { fullToolName, recordsOf, type ClassList, type ToolRecord } from './classlist.js';
 import { finding, type Finding } from './findings.js';
 import { plural } from './text.js';
-import type { Settings } from '../config/settings.js';
 
 /*
  * Servers whose name changed or that went away: a renamed server is compared with the base's
@@ -10,7 +9,14 @@ import type { Settings } from '../config/settings.js';
  */
 
 /** What these checks read of the settings: the servers configured, and whether all are audited. */
-export type RunScope = Pick<Settings, 'servers' | 'partial' | 'classList'>;
+export interface RunScope {
+  /** Each configured server's name, when configuration gives one. */
+  servers: { name?: string }[];
+  /** Only some of the configured servers are audited (--server). */
+  partial: boolean;
+  /** The class list's path, for messages. */
+  classList: string;
+}
 
 /** What these checks read of a server's report: its name, and the name it was matched under. */
 export interface AuditedServer {

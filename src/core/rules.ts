@@ -1,8 +1,8 @@
 // core/: the pure middle of the flow, tools -> findings (parse and classify tools, policies,
 // class lists, diffs, renames, waivers, and this registry of every rule). No fs, processes or
-// network. May import the shared pure modules (errors, escape, lazy) and types from config/;
-// never server/, report/, clients/, action/ or cli/. A new rule is a new file in core/rules/
-// (see core/rules/rule.ts for what it holds) and its line in RULE_LIST below.
+// network. May import only the shared leaves (errors, escape, lazy); never config/, server/,
+// report/, clients/, action/ or cli/ (scripts/layers.mjs). A new rule is a new file in
+// core/rules/ (see core/rules/rule.ts for what it holds) and its line in RULE_LIST below.
 import hintDropped from './rules/hint-dropped.js';
 import unrecordedChange from './rules/unrecorded-change.js';
 import classRelaxed from './rules/class-relaxed.js';

@@ -1,9 +1,26 @@
 import { fullToolName } from './classlist.js';
 import { finding, type Finding } from './findings.js';
-import { bySeverity, meetsThreshold, RULES } from './rules.js';
-import type { Settings, Waiver } from '../config/settings.js';
+import { bySeverity, meetsThreshold, RULES, type RuleId, type Severity } from './rules.js';
 
 /* The policy a run applies to its findings: severity overrides, the approval label, waivers. */
+
+/** A finding of one rule on one tool, accepted with a reason until a day (the config file's). */
+export interface Waiver {
+  rule: RuleId;
+  /** The tool's name, or its full `mcp__server__tool` name. */
+  tool: string;
+  reason: string;
+  /** YYYY-MM-DD; the waiver stops applying after this day. */
+  expires?: string;
+}
+
+/** What applyPolicy reads of the run's settings. */
+export interface FindingPolicy {
+  waivers: Waiver[];
+  severities: Partial<Record<RuleId, Severity | 'off'>>;
+  /** Only some servers are audited: a waiver of another's tool is not stale. */
+  partial: boolean;
+}
 
 function waiverMatches(waiver: Waiver, f: Finding, server: string): boolean {
   return (
@@ -19,7 +36,7 @@ function waiverMatches(waiver: Waiver, f: Finding, server: string): boolean {
  */
 export function applyPolicy(
   reports: { server: string; findings: Finding[] }[],
-  settings: Pick<Settings, 'waivers' | 'severities' | 'partial'>,
+  settings: FindingPolicy,
   approved: boolean,
   today: string,
   run: Finding[] = [],

@@ -1,6 +1,6 @@
 import { countsOf, resultOf, type ServerReport } from './report.js';
 import type { EraSetting } from '../core/eras.js';
-import { POLICIES, type Policy } from '../config/defaults.js';
+import { POLICIES, type Policy } from '../core/policy-names.js';
 import { DEFAULT_POLICIES } from '../core/policies.js';
 import type { Finding } from '../core/findings.js';
 import { codeSpanSafe } from '../escape.js';

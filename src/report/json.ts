@@ -7,7 +7,7 @@ import { ERA_SETTINGS } from '../core/eras.js';
 import type { Finding } from '../core/findings.js';
 import { FAIL_ON_LEVELS, RULE_IDS, SEVERITIES } from '../core/rules.js';
 import { shapes } from '../core/schemas.js';
-import { POLICIES, type Policy } from '../config/defaults.js';
+import { POLICIES, type Policy } from '../core/policy-names.js';
 import type { EraSetting } from '../core/eras.js';
 import {
   countsOf,

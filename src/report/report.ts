@@ -1,7 +1,8 @@
 // report/: findings -> report, and the report in every format (text, markdown, JSON with its one
 // schema, the PR comment's body and marker, SARIF, reading a report file back). Pure: the sinks
-// that print, post or write it live in action/ and cli/. May import core/, clients/ (pure),
-// config/defaults.ts and the shared pure modules. A new output format starts here.
+// that print, post or write it live in action/ and cli/. May import core/, clients/ (pure) and
+// the shared leaves; never config/ or a layer above (scripts/layers.mjs). A new output format
+// starts here.
 import type { ClaudeCodeDecision } from '../clients/claude-code/client-rules.js';
 import type { ClassifiedTool } from '../core/classify.js';
 import { fullToolName, type ToolRecord } from '../core/classlist.js';
@@ -9,7 +10,7 @@ import type { ToolChange } from '../core/diff.js';
 import type { Finding } from '../core/findings.js';
 import { meetsThreshold, RULES, type FailOn } from '../core/rules.js';
 import type { EraSetting } from '../core/eras.js';
-import type { Policy } from '../config/defaults.js';
+import type { Policy } from '../core/policy-names.js';
 
 /*
  * What an audit found, as every output reads it (text, markdown, JSON, comments, SARIF): the

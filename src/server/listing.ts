@@ -1,8 +1,8 @@
 // server/ (this is its entry): the first step of the flow, reaching the server under audit and
 // listing its tools (process and process tree, stdio, Streamable HTTP, pagination, failures
-// described). Does I/O. May import core/ and the shared modules (errors, escape, redact, lazy,
-// version, prestart.ts for the early start), the MCP SDK and Node; never config/, report/,
-// action/ or cli/.
+// described, the servers started early). Does I/O. May import core/, the shared leaves (errors,
+// escape, redact, lazy, version), the MCP SDK and Node; never config/, report/, action/ or cli/
+// (scripts/layers.mjs).
 // Lists a server's tools: a Connection (stdio or Streamable HTTP) to reach it, the SDK's client
 // for the handshake, and paginate() for every page. Only `tools/list` is ever called.
 import { AuditError } from '../errors.js';

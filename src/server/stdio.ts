@@ -16,7 +16,7 @@ import { explainFailure, ServerExited } from './failure.js';
 import { stopInBackground, type ServerProcess } from './process.js';
 import { redactText } from '../redact.js';
 import { redactError, redactListing, secretsOfTarget } from './secrets.js';
-import { serverFor } from '../prestart.js';
+import { serverFor } from './early.js';
 
 /** The most of a non-JSON-RPC stdout line kept, to show. */
 const NOISE_CHARS = 200;

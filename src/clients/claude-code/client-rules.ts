@@ -1,4 +1,4 @@
-import type { ServerReport } from '../../report/report.js';
+import type { ToolClass } from '../../core/classify.js';
 import type { ClassList, ToolRecord } from '../../core/classlist.js';
 import { mappedDecision, type RuleMapping, type SettingsFile } from './claude-settings.js';
 import { finding, type Finding } from '../../core/findings.js';
@@ -340,33 +340,13 @@ export interface ClientRulesInput {
   writeTarget: string;
 }
 
-/**
- * Puts each listed tool's effective decision on it, and each tool finding on its server's
- * findings; returns the findings about rules (and about tools of servers not audited in this
- * run), which belong to the run.
- */
-export function applyClientRules(
-  servers: ServerReport[],
-  list: ClassList | undefined,
-  input: ClientRulesInput,
-): Finding[] {
-  const state = claudeCodeState(input.files);
-  for (const server of servers)
-    for (const tool of server.tools)
-      tool.claudeCode = claudeCodeDecision(
-        decideTool(state, toolRef(server.server, tool.name), tool.class === 'read'),
-      );
-  const check = checkClientRules(
-    list ?? { tools: new Map() },
-    input.files,
-    input.mapping,
-    input.writeTarget,
+/** What Claude Code decides for each of `tools` under the files, as reports show it. */
+export function claudeCodeDecisions(
+  files: (SettingsFile | CheckedSettings)[],
+  tools: { server: string; tool: string; class: ToolClass }[],
+): ClaudeCodeDecision[] {
+  const state = claudeCodeState(files);
+  return tools.map((t) =>
+    claudeCodeDecision(decideTool(state, toolRef(t.server, t.tool), t.class === 'read')),
   );
-  const run = [...check.ruleFindings];
-  for (const { record, finding: f } of check.toolFindings) {
-    const server = servers.find((s) => s.server === record.server);
-    if (server) server.findings.push(f);
-    else run.push(f);
-  }
-  return run;
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_SETTINGS, LOCAL_SETTINGS } from '../../config/defaults.js';
+import { DEFAULT_SETTINGS, LOCAL_SETTINGS } from './paths.js';
 import type { Finding } from '../../core/findings.js';
 import { RULES } from '../../core/rules.js';
 import type { Client, ClientRuleProblem, ClientTool, ClientVerdict } from '../client.js';

@@ -1,4 +1,3 @@
-import type { ServerReport } from '../../report/report.js';
 import { movedFrom, type ToolChange } from '../../core/diff.js';
 import { codeSpanSafe } from '../../escape.js';
 import { mappedDecision, type RuleMapping } from './claude-settings.js';
@@ -61,8 +60,14 @@ function settingsPart(
       };
 }
 
+/** What the notes read of a server's report: its changes, and its tools' decisions. */
+export interface ChangedServer {
+  changes: ToolChange[];
+  tools: { fullName: string; claudeCode?: ClaudeCodeDecision }[];
+}
+
 /** One markdown list item per changed tool; empty when the server has no changes. */
-export function ruleNotes(report: ServerReport, context: RuleNotesContext): string[] {
+export function ruleNotes(report: ChangedServer, context: RuleNotesContext): string[] {
   const notes: string[] = [];
   let disagree = 0;
   for (const change of report.changes) {

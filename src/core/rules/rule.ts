@@ -6,7 +6,7 @@ import type { ClassifiedTool } from '../classify.js';
 import type { ToolChange } from '../diff.js';
 import type { Finding } from '../findings.js';
 import type { MalformedTool } from '../tools.js';
-import type { Policy } from '../../config/defaults.js';
+import type { Policy } from '../policy-names.js';
 
 /** The severities, most severe first. */
 export const SEVERITIES = ['error', 'warning', 'notice'] as const;

@@ -1,0 +1,19 @@
+// Types of scripts/layers.mjs, for the tests that import it.
+export interface Layer {
+  name: string;
+  /** A folder of src/: every file under it. */
+  folder?: string;
+  /** Or top-level files of src/. */
+  files?: string[];
+  /** The layers it may import, besides itself. */
+  may: string[];
+  why: string;
+}
+export const LAYERS: Layer[];
+export const KNOWN_CYCLES: { files: string[]; why: string }[];
+export function layerOf(path: string): Layer | undefined;
+export function layerProblems(edges: [string, string][]): {
+  unplaced: string[];
+  upward: string[];
+  cycles: { files: string[]; circle: string[] }[];
+};

@@ -1,0 +1,61 @@
+import { resolve } from 'node:path';
+import { directSpawn } from '../config/command-line.js';
+import { DEFAULT_SETTINGS, LOCAL_SETTINGS } from '../config/defaults.js';
+import { readInputs } from '../config/inputs.js';
+import { startEarly } from '../server/early.js';
+import { earlyReadError, readNow } from '../trusted.js';
+
+/** The working-directory input is already the current directory. */
+let enteredWorkingDirectoryEarly = false;
+
+/**
+ * The action's early start (see server/early.ts), for its stdio `command` input: the working
+ * directory is entered and the files the action trusts (the event, the config file, the settings
+ * files) are read first (trusted.ts), then the server starts and boots while the rest of the
+ * action loads, reads the config file and the event, and asks for the base class list (often a
+ * GitHub API request).
+ */
+export function prestartForAction(env: NodeJS.ProcessEnv): void {
+  try {
+    const inputs = readInputs(env);
+    const command = inputs.overrides.command;
+    // A report-file run only comments on an earlier audit: nothing of the PR may run there.
+    if (!command?.length || inputs.reportFile !== undefined) return;
+    const spec = directSpawn(command, inputs.overrides);
+    // The audit withholds the token from the server (or refuses a command line that holds it) and
+    // says so; it starts that server itself.
+    const token = inputs.token;
+    if (
+      token !== undefined &&
+      [...Object.values(spec.env), spec.command, ...spec.args].some((v) => v.includes(token))
+    )
+      return;
+    if (inputs.workingDirectory !== undefined) {
+      process.chdir(resolve(env.GITHUB_WORKSPACE ?? process.cwd(), inputs.workingDirectory));
+      enteredWorkingDirectoryEarly = true;
+    }
+    // The Claude Code settings files the check judges, too (files only the config file names
+    // are read once it is parsed).
+    readNow(
+      [
+        env.GITHUB_EVENT_PATH,
+        inputs.config,
+        ...(inputs.claudeSettings ?? [DEFAULT_SETTINGS, LOCAL_SETTINGS]),
+      ].filter((p): p is string => Boolean(p)),
+    );
+    // A config file the audit will refuse (unreadable, or named but missing): start nothing.
+    const configError = earlyReadError(inputs.config);
+    if (configError) {
+      const missing = (configError as NodeJS.ErrnoException).code === 'ENOENT';
+      if (!missing || inputs.configRequired) return;
+    }
+    startEarly(spec);
+  } catch {
+    // The audit reports what is wrong with the inputs or the working directory.
+  }
+}
+
+/** Whether the early start already entered the working-directory input. */
+export function enteredWorkingDirectory(): boolean {
+  return enteredWorkingDirectoryEarly;
+}
