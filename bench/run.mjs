@@ -20,6 +20,7 @@ import { buildReport } from './report/page.mjs';
 import { coldStart } from './suites/cold.mjs';
 import { concurrencySuite } from './suites/concurrency.mjs';
 import { fourServers } from './suites/four.mjs';
+import { phaseSuite } from './suites/phases.mjs';
 import { profileSuite } from './suites/profile.mjs';
 import { auditServers } from './suites/servers.mjs';
 
@@ -79,6 +80,7 @@ async function main() {
   const four = wanted('four-servers') ? await fourServers(b, pace) : undefined;
   const concurrency = wanted('concurrency') ? await concurrencySuite(b, pace) : undefined;
   const profile = opts.profile ? await profileSuite(b, pace, list) : undefined;
+  const phases = opts.profile ? await phaseSuite(b, pace, list) : undefined;
 
   const elapsedS = (performance.now() - started) / 1000;
   const { markdown, printed } = buildReport(b, {
@@ -87,6 +89,7 @@ async function main() {
     four,
     concurrency,
     profile,
+    phases,
     startLoad,
     elapsedS,
   });

@@ -2,8 +2,8 @@
 // past it is split into dist/chunks/, so that either starts the server under audit before the
 // MCP SDK, zod and yaml have even been read.
 // With --check, builds into a temporary folder and fails when dist/ differs from a fresh build.
-// With --readable <dir>, builds into <dir> with the source's names kept, for CPU profiles
-// (npm run bench -- --profile); dist/ is left alone.
+// With --readable <dir>, builds into <dir> with the source's names kept and source maps, for CPU
+// profiles (npm run bench -- --profile); dist/ is left alone.
 // With --outdir <dir>, builds exactly what dist/ would hold into <dir> (the tests' fresh build).
 import { build } from 'esbuild';
 import { chmod, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -113,6 +113,9 @@ const common = {
   minifyWhitespace: true,
   minifySyntax: true,
   minifyIdentifiers: !readable,
+  // A readable build is for CPU profiles: its source maps let the bench's per-phase table tell
+  // each sample's source file (bench/suites/phases.mjs).
+  ...(readable ? { sourcemap: true } : {}),
   legalComments: 'eof',
   logLevel: 'warning',
   // cross-spawn and other CommonJS dependencies call require(); ESM output needs one.
@@ -156,7 +159,8 @@ for (const entry of ['index', 'cli']) {
 // esbuild still writes a chunk for a dynamic import whose caller it left out (the SDK's
 // import("jose"), for OAuth flows the auditor never runs): no entry can load it, so it is not
 // shipped.
-for (const path of Object.keys(outputs)) if (!reachable.has(path)) await rm(path);
+for (const path of Object.keys(outputs))
+  if (!reachable.has(path) && !path.endsWith('.map')) await rm(path);
 
 // The npm package is the CLI alone (package.json "files"): the chunks only the action loads are
 // left out of it by an .npmignore beside them, which npm honours below a "files" folder.

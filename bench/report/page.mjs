@@ -10,6 +10,7 @@ import { bundles, coldStart } from './cold.mjs';
 import { concurrency } from './concurrency.mjs';
 import { fourAtOnce } from './four.mjs';
 import { growth } from './growth.mjs';
+import { phaseSection } from './phases.mjs';
 import { profileSections } from './profile.mjs';
 import {
   againstBaseline,
@@ -25,7 +26,8 @@ import {
  * @typedef {{ servers: import('../suites/servers.mjs').ServerRun[],
  *   cold?: import('../lib/rounds.mjs').Rounds, four?: import('../suites/four.mjs').FourRun,
  *   concurrency?: import('../suites/concurrency.mjs').ConcurrencyRun,
- *   profile?: import('../suites/profile.mjs').ProfileRun, phases?: string,
+ *   profile?: import('../suites/profile.mjs').ProfileRun,
+ *   phases?: import('../suites/phases.mjs').PhaseRow[],
  *   startLoad: number, elapsedS: number }} Results
  */
 
@@ -123,6 +125,7 @@ export function buildReport(b, r) {
   const section = (/** @type {string} */ title, /** @type {string} */ text) =>
     text ? `## ${title}\n\n${text}\n` : '';
   const profile = r.profile ? profileSections(r.profile) : '';
+  const phases = r.phases ? phaseSection(r.phases) : '';
   const markdown = `# Benchmark results
 
 Written by \`npm run bench\` (bench/run.mjs); see bench/README.md for how to read it.
@@ -152,7 +155,7 @@ ${everyCandidate(r.servers).text}
 \`\`\`
 ${commands(b, r)}
 \`\`\`
-${r.phases ? `\n${r.phases}` : ''}${profile ? `\n${profile}` : ''}`;
+${phases ? `\n${phases}` : ''}${profile ? `\n${profile}` : ''}`;
   const printed = [
     head.text,
     notes.map((n) => `note: ${n}`).join('\n'),
@@ -165,7 +168,7 @@ ${r.phases ? `\n${r.phases}` : ''}${profile ? `\n${profile}` : ''}`;
     grow.text,
     cold.text,
     bundle.text,
-    r.phases ?? '',
+    phases,
     profile,
   ].filter(Boolean);
   return { markdown, printed };

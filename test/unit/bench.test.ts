@@ -1,8 +1,13 @@
 // The benchmark's own logic, without running it: its command line, and a report section built
 // from rounds handed to it (the sections are functions of the suites' returned values).
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseBenchArgs, UsageError } from '../../bench/lib/args.mjs';
 import { fourAtOnce, type Result } from '../../bench/report/four.mjs';
+import { phasesOf } from '../../bench/suites/phases.mjs';
+import { tempDir } from '../support/cli.js';
 
 describe('bench command line', () => {
   it('takes every flag it documents', () => {
@@ -79,5 +84,45 @@ describe('bench report: four servers at once', () => {
     const section = fourAtOnce({ setupError: 'update failed (exit 2)', defaultConcurrency: 2 });
     expect(section.text).toBe('Not measured: update failed (exit 2)\n');
     expect(section.targets).toBeUndefined();
+  });
+});
+
+describe('bench profile: CPU per phase', () => {
+  it("gives each sample to its innermost phase's frame, and to module loading under the loader", async () => {
+    const dir = await tempDir();
+    const src = (file: string) => pathToFileURL(join(dir, 'src', file)).href;
+    const frame = (functionName: string, url = '') => ({
+      functionName,
+      url,
+      lineNumber: 0,
+      columnNumber: 0,
+    });
+    // (root) > render (report) > terminalSafe (escape); (root) > module job > top-level code of
+    // escape.ts; (root) > parseTool (validation) > a dependency's function; (idle).
+    const nodes = [
+      { id: 1, callFrame: frame('(root)'), children: [2, 4, 6, 8] },
+      { id: 2, callFrame: frame('render', src('report/text.ts')), children: [3] },
+      { id: 3, callFrame: frame('terminalSafe', src('escape.ts')) },
+      { id: 4, callFrame: frame('run', 'node:internal/modules/esm/module_job'), children: [5] },
+      { id: 5, callFrame: frame('', src('escape.ts')) },
+      { id: 6, callFrame: frame('parseTool', src('core/tools.ts')), children: [7] },
+      { id: 7, callFrame: frame('parse', pathToFileURL(join(dir, 'node_modules/zod/x.js')).href) },
+      { id: 8, callFrame: frame('(idle)') },
+    ];
+    const file = join(dir, 'check.cpuprofile');
+    await writeFile(
+      file,
+      JSON.stringify({
+        nodes,
+        samples: [3, 5, 7, 8, 3],
+        timeDeltas: [1000, 2000, 3000, 4000, 1000],
+      }),
+    );
+    expect(Object.fromEntries(phasesOf(file))).toEqual({
+      'escaping (src/escape)': 2,
+      'module loading (resolve, read, compile, top-level code)': 2,
+      'validation (core/tools fast path and zod, core/schemas)': 3,
+      'idle (waiting for the server)': 4,
+    });
   });
 });
