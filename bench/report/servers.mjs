@@ -13,9 +13,9 @@ import {
   ratio,
   ratio3,
   table,
+  verdict,
 } from '../lib/stats.mjs';
 import { LIMITS } from '../lib/targets.mjs';
-import { verdict } from '../lib/stats.mjs';
 
 /**
  * @typedef {import('../lib/setup.mjs').Bench} Bench
