@@ -1,0 +1,61 @@
+// npm test: the checks that do not depend on one another run side by side, since none of them
+// keeps both cores busy for long: eslint, prettier, tsc, build:check, and the vitest projects
+// (unit, e2e, oracle; SKIP_ORACLES=1 skips the oracles). Vitest prints as it goes; the other
+// checks are quiet until the end, where each one's output is shown if it failed, then one line
+// per check. The exit code is 1 when any check failed. Arguments go to vitest
+// (npm test -- --project unit).
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
+
+/** The checks besides vitest: each the same command as its npm script. */
+const CHECKS = [
+  ['lint (eslint)', bin('eslint'), ['--max-warnings', '0', '.']],
+  ['lint (prettier)', bin('prettier'), ['--check', '--cache', '.']],
+  ['typecheck (tsc)', bin('tsc'), ['--noEmit']],
+  ['build:check', process.execPath, ['scripts/build.mjs', '--check']],
+];
+
+/** Runs one command; its output is kept (quiet) or passed through (the vitest run). */
+function run(name, command, args, quiet) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
+    const output = [];
+    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stderr?.on('data', (chunk) => output.push(chunk));
+    const done = (code, why) =>
+      resolve({
+        name,
+        code,
+        why,
+        output: Buffer.concat(output).toString(),
+        ms: Date.now() - started,
+      });
+    child.on('error', (error) => done(1, error.message));
+    child.on('close', (code, signal) => done(code ?? 1, signal ? `killed by ${signal}` : ''));
+  });
+}
+
+const results = await Promise.all([
+  ...CHECKS.map(([name, command, args]) => run(name, command, args, true)),
+  run('vitest', bin('vitest'), ['run', ...process.argv.slice(2)], false),
+]);
+
+// Vitest's own output is above; each other check that failed shows what it printed.
+for (const result of results.filter((r) => r.code !== 0 && r.name !== 'vitest'))
+  process.stdout.write(
+    `\n── ${result.name} failed ──\n${result.output.trimEnd() || '(it printed nothing)'}\n`,
+  );
+process.stdout.write('\n');
+for (const { name, code, why, ms } of results) {
+  const seconds = Math.round(ms / 100) / 10;
+  const verdict = code === 0 ? 'passed' : `FAILED (exit ${code}${why ? `, ${why}` : ''})`;
+  process.stdout.write(`${name}: ${verdict} [${seconds} s]\n`);
+}
+process.exitCode = results.some((r) => r.code !== 0) ? 1 : 0;
