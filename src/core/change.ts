@@ -1,9 +1,10 @@
 // A tool's change between two states of the tool surface, and the words the findings about it
 // share (its class, whether its reviewed reason carries over). A leaf: the rules' checks
 // (core/rules/) and the diff both read it.
-import type { Reach, ToolClass } from './classify.js';
+import type { Reach, TitleSource, ToolClass } from './classify.js';
 import type { RecordedHint, ToolRecord } from './classlist.js';
-import type { HintName } from './tools.js';
+import { hintText } from './text.js';
+import { HINT_NAMES, type HintName } from './tools.js';
 
 export interface HintMove {
   hint: HintName;
@@ -80,4 +81,50 @@ export function movedFrom(change: ToolChange): string | undefined {
   return change.kind === 'renamed' && before && after && before.server !== after.server
     ? before.server
     : undefined;
+}
+
+/** The hints whose recorded value differs between two records of one tool. */
+export function hintMoves(before: ToolRecord, after: ToolRecord): HintMove[] {
+  const moves: HintMove[] = [];
+  for (const hint of HINT_NAMES)
+    if (before.hints[hint] !== after.hints[hint])
+      moves.push({ hint, before: before.hints[hint], after: after.hints[hint] });
+  return moves;
+}
+
+/**
+ * A change of the input schema alone: drift to record (the hash is what recognises a rename),
+ * but no change of the tool surface a PR comment is about.
+ */
+export function isSchemaOnly(change: ToolChange): boolean {
+  return (
+    change.schemaChanged === true &&
+    !change.hints.length &&
+    !change.titleChanged &&
+    change.before?.class === change.after?.class &&
+    change.before?.reach === change.after?.reach
+  );
+}
+
+/** Hint moves as the findings write them: `readOnlyHint true -> absent`. */
+export function describeMoves(moves: HintMove[]): string {
+  return moves.map((m) => `${m.hint} ${hintText(m.before)} -> ${hintText(m.after)}`).join(', ');
+}
+
+const TITLE_PLACES: Record<TitleSource, string> = {
+  tool: 'Tool.title',
+  annotations: 'annotations.title',
+  none: 'the tool name',
+};
+
+type Titled = { title: string; titleSource: TitleSource };
+
+/** How a title changed: its text, where it is set, or both (same text moved is still a move). */
+export function describeTitleMove(before: Titled, after: Titled): string {
+  const [from, to] = [TITLE_PLACES[before.titleSource], TITLE_PLACES[after.titleSource]];
+  if (before.title === after.title)
+    return `title ${JSON.stringify(after.title)} moved from ${from} to ${to}`;
+  if (before.titleSource === after.titleSource)
+    return `title ${JSON.stringify(before.title)} -> ${JSON.stringify(after.title)}`;
+  return `title ${JSON.stringify(before.title)} (${from}) -> ${JSON.stringify(after.title)} (${to})`;
 }

@@ -1,22 +1,21 @@
-import { CLASS_RANK, classWord, reasonNote, type HintMove, type ToolChange } from './change.js';
-import type { TitleSource } from './classify.js';
+import { CLASS_RANK, classWord, hintMoves, type ToolChange } from './change.js';
 import type { ToolRecord } from './classlist.js';
 import { finding, type Finding } from './findings.js';
 import { runChecks } from './rules.js';
-import { hintText } from './text.js';
 import { HINT_NAMES } from './tools.js';
 
 // The change and its words moved to core/change.ts (a leaf the rules' checks read); they are
 // still reached through here.
-export { CLASS_RANK, carriesReason, movedFrom, type HintMove, type ToolChange } from './change.js';
-
-function hintMoves(before: ToolRecord, after: ToolRecord): HintMove[] {
-  const moves: HintMove[] = [];
-  for (const hint of HINT_NAMES)
-    if (before.hints[hint] !== after.hints[hint])
-      moves.push({ hint, before: before.hints[hint], after: after.hints[hint] });
-  return moves;
-}
+export {
+  CLASS_RANK,
+  carriesReason,
+  describeMoves,
+  describeTitleMove,
+  isSchemaOnly,
+  movedFrom,
+  type HintMove,
+  type ToolChange,
+} from './change.js';
 
 function compare(
   name: string,
@@ -46,20 +45,6 @@ function compare(
   };
   if (schemaChanged) change.schemaChanged = true;
   return change;
-}
-
-/**
- * A change of the input schema alone: drift to record (the hash is what recognises a rename),
- * but no change of the tool surface a PR comment is about.
- */
-export function isSchemaOnly(change: ToolChange): boolean {
-  return (
-    change.schemaChanged === true &&
-    !change.hints.length &&
-    !change.titleChanged &&
-    change.before?.class === change.after?.class &&
-    change.before?.reach === change.after?.reach
-  );
 }
 
 /**
@@ -230,28 +215,6 @@ export function probableRenames(
   return pairs;
 }
 
-export function describeMoves(moves: HintMove[]): string {
-  return moves.map((m) => `${m.hint} ${hintText(m.before)} -> ${hintText(m.after)}`).join(', ');
-}
-
-const TITLE_PLACES: Record<TitleSource, string> = {
-  tool: 'Tool.title',
-  annotations: 'annotations.title',
-  none: 'the tool name',
-};
-
-type Titled = { title: string; titleSource: TitleSource };
-
-/** How a title changed: its text, where it is set, or both (same text moved is still a move). */
-export function describeTitleMove(before: Titled, after: Titled): string {
-  const [from, to] = [TITLE_PLACES[before.titleSource], TITLE_PLACES[after.titleSource]];
-  if (before.title === after.title)
-    return `title ${JSON.stringify(after.title)} moved from ${from} to ${to}`;
-  if (before.titleSource === after.titleSource)
-    return `title ${JSON.stringify(before.title)} -> ${JSON.stringify(after.title)}`;
-  return `title ${JSON.stringify(before.title)} (${from}) -> ${JSON.stringify(after.title)} (${to})`;
-}
-
 /** The findings of a PR's change of the tool surface: each change rule's check, change by change. */
 export function changeFindings(changes: ToolChange[]): Finding[] {
   return changes.flatMap((change) => runChecks('change', { change }));
@@ -294,54 +257,15 @@ export function pairStartChanges(
 }
 
 /**
- * Live tools that differ from the class list at HEAD: one unrecorded-change per tool. A change of
- * the input schema alone is a notice: the spec's drift is tools, hints and titles, and failing
- * every PR that adds an argument would be noise; but recording it keeps renames recognised.
+ * Live tools that differ from the class list at HEAD: the drift rules' checks (unrecorded-change),
+ * change by change.
  */
 export function driftFindings(
   changes: ToolChange[],
   updateCommand: string,
   classListPath: string,
 ): Finding[] {
-  const fix = `Run \`${updateCommand}\` and commit ${classListPath}.`;
-  return changes.map((change) => {
-    if (isSchemaOnly(change))
-      return {
-        ...finding(
-          'unrecorded-change',
-          change.tool,
-          "The live tool's input schema differs from the one the class list records (hints, class and title are unchanged).",
-          {
-            fix: `Run \`${updateCommand}\` and commit ${classListPath}: the recorded schema is how a later rename of the tool is recognised (and its reason carried over).`,
-          },
-        ),
-        severity: 'notice',
-      };
-    let what: string;
-    switch (change.kind) {
-      case 'added':
-        what = 'is served but not in the class list';
-        break;
-      case 'removed':
-        what = 'is in the class list but no longer served';
-        break;
-      case 'renamed':
-        what = `is served under a new name (${change.probable ? 'probably ' : ''}was ${change.before?.tool})${reasonNote(change, 'update carries its reason over')}`;
-        break;
-      case 'changed': {
-        const parts: string[] = [];
-        if (change.hints.length) parts.push(describeMoves(change.hints));
-        if (change.before?.class !== change.after?.class)
-          parts.push(`class ${change.before?.class} -> ${change.after?.class}`);
-        if (change.before?.reach !== change.after?.reach)
-          parts.push(`reach ${change.before?.reach} -> ${change.after?.reach}`);
-        if (change.titleChanged && change.before && change.after)
-          parts.push(describeTitleMove(change.before, change.after));
-        if (change.schemaChanged) parts.push('input schema changed');
-        what = `differs from the class list: ${parts.join('; ')}`;
-        break;
-      }
-    }
-    return finding('unrecorded-change', change.tool, `The live tool ${what}.`, { fix });
-  });
+  return changes.flatMap((change) =>
+    runChecks('drift', { change, updateCommand, classList: classListPath }),
+  );
 }

@@ -1,9 +1,9 @@
 import { classifyTool, type ClassifiedTool } from './classify.js';
 import { fullToolName, toRecord, type ToolRecord } from './classlist.js';
-import { describeMoves, describeTitleMove, diffRecords } from './diff.js';
 import { riskOf, unionOfEras, type ProtocolEra } from './eras.js';
-import { finding, type Finding } from './findings.js';
+import type { Finding } from './findings.js';
 import { checkPolicies } from './policies.js';
+import { runChecks } from './rules.js';
 import { isMalformed, parseTool, type MalformedTool } from './tools.js';
 import type { Policy } from './policy-names.js';
 
@@ -31,54 +31,6 @@ function parseListing(listing: Pick<RawListing, 'rawTools'>): {
     else tools.push(classifyTool(parsed));
   });
   return { tools, malformed };
-}
-
-/**
- * Tools whose annotations differ between the two eras. A tool malformed in either era is left
- * out of "listed in one era but not the other": its malformed-tool finding already covers it.
- */
-function eraFindings(
-  legacy: ClassifiedTool[],
-  modern: ClassifiedTool[],
-  malformed: Set<string>,
-): Finding[] {
-  const out: Finding[] = [];
-  const modernByName = new Map(modern.map((t) => [t.name, t]));
-  const legacyNames = new Set(legacy.map((t) => t.name));
-  for (const tool of legacy) {
-    const other = modernByName.get(tool.name);
-    if (!other) {
-      if (!malformed.has(tool.name))
-        out.push(
-          finding('era-mismatch', tool.name, 'Listed in the legacy era but not in the modern era.'),
-        );
-      continue;
-    }
-    const moves = diffRecords(
-      new Map([['x', toRecord('s', tool)]]),
-      new Map([['x', toRecord('s', other)]]),
-    )[0];
-    if (moves && (moves.hints.length || moves.titleChanged))
-      out.push(
-        finding(
-          'era-mismatch',
-          tool.name,
-          `Annotations differ between eras (legacy -> modern): ${[
-            describeMoves(moves.hints),
-            moves.titleChanged ? describeTitleMove(tool, other) : '',
-          ]
-            .filter(Boolean)
-            .join('; ')}.`,
-          { hints: moves.hints.map((m) => m.hint) },
-        ),
-      );
-  }
-  for (const tool of modern)
-    if (!legacyNames.has(tool.name) && !malformed.has(tool.name))
-      out.push(
-        finding('era-mismatch', tool.name, 'Listed in the modern era but not in the legacy era.'),
-      );
-  return out;
 }
 
 /**
@@ -115,7 +67,7 @@ export function auditListings(
   ];
   const malformed = new Set(malformedNames);
   const [legacy, modern] = first.era === 'legacy' ? [first, second] : [second, first];
-  findings.push(...eraFindings(legacy.tools, modern.tools, malformed));
+  findings.push(...runChecks('eras', { legacy: legacy.tools, modern: modern.tools, malformed }));
   return {
     tools: unionOfEras(legacy.tools, modern.tools).filter((t) => !malformed.has(t.name)),
     malformedNames,

@@ -9,11 +9,16 @@ import { RULES, type RuleId } from '../../src/core/rules.js';
 import { findingOf, type Phases } from '../../src/core/rules/rule.js';
 import type { ListedTool, MalformedTool } from '../../src/core/tools.js';
 
-/** A case: one tool, one listing, or a change from one listing to another (server `s`). */
+/**
+ * A case: one tool; one listing; a change from one listing to another (server `s`); the class
+ * list's tools and the live ones (drift, with `update` and `c.json`); or a listing in each era.
+ */
 export type RuleCase =
   | { tool: ListedTool }
   | { tools: ListedTool[]; malformed?: MalformedTool[] }
-  | { before: ListedTool[]; after: ListedTool[] };
+  | { before: ListedTool[]; after: ListedTool[] }
+  | { recorded: ListedTool[]; live: ListedTool[] }
+  | { legacy: ListedTool[]; modern: ListedTool[]; malformed?: string[] };
 
 function records(server: string, tools: ListedTool[]): Map<string, ToolRecord> {
   return new Map(
@@ -38,6 +43,22 @@ export function raisedBy(id: RuleId, c: RuleCase): Finding[] {
     change: () =>
       'before' in c
         ? diffRecords(records('s', c.before), records('s', c.after)).map((change) => ({ change }))
+        : undefined,
+    drift: () =>
+      'recorded' in c
+        ? diffRecords(records('s', c.recorded), records('s', c.live), { schema: true }).map(
+            (change) => ({ change, updateCommand: 'update', classList: 'c.json' }),
+          )
+        : undefined,
+    eras: () =>
+      'legacy' in c
+        ? [
+            {
+              legacy: c.legacy.map(classifyTool),
+              modern: c.modern.map(classifyTool),
+              malformed: new Set(c.malformed),
+            },
+          ]
         : undefined,
   };
   const found = contexts[check.phase]();

@@ -31,6 +31,23 @@ export interface ChangeContext {
   change: ToolChange;
 }
 
+/** What a drift rule reads: one way a live tool differs from the class list at HEAD. */
+export interface DriftContext {
+  change: ToolChange;
+  /** The command that records the live tools, as the user would type it. */
+  updateCommand: string;
+  /** The class list's path. */
+  classList: string;
+}
+
+/** What an era rule reads: one server's tools as each protocol era lists them. */
+export interface ErasContext {
+  legacy: ClassifiedTool[];
+  modern: ClassifiedTool[];
+  /** The names of the tools malformed in either era (malformed-tool covers them). */
+  malformed: Set<string>;
+}
+
 /**
  * The phases of the audit a rule's check runs in, each with what the check reads. A rule
  * without a check is raised by the step it is about (the run's config, the client settings,
@@ -40,6 +57,8 @@ export interface Phases {
   tool: ToolContext;
   listing: ListingContext;
   change: ChangeContext;
+  drift: DriftContext;
+  eras: ErasContext;
 }
 export type Phase = keyof Phases;
 

@@ -1,4 +1,35 @@
+import {
+  describeMoves,
+  describeTitleMove,
+  isSchemaOnly,
+  reasonNote,
+  type ToolChange,
+} from '../change.js';
 import { defineRule } from './rule.js';
+
+/** How the live tool differs from its class-list entry, as the finding says it. */
+function whatDiffers(change: ToolChange): string {
+  switch (change.kind) {
+    case 'added':
+      return 'is served but not in the class list';
+    case 'removed':
+      return 'is in the class list but no longer served';
+    case 'renamed':
+      return `is served under a new name (${change.probable ? 'probably ' : ''}was ${change.before?.tool})${reasonNote(change, 'update carries its reason over')}`;
+    case 'changed': {
+      const parts: string[] = [];
+      if (change.hints.length) parts.push(describeMoves(change.hints));
+      if (change.before?.class !== change.after?.class)
+        parts.push(`class ${change.before?.class} -> ${change.after?.class}`);
+      if (change.before?.reach !== change.after?.reach)
+        parts.push(`reach ${change.before?.reach} -> ${change.after?.reach}`);
+      if (change.titleChanged && change.before && change.after)
+        parts.push(describeTitleMove(change.before, change.after));
+      if (change.schemaChanged) parts.push('input schema changed');
+      return `differs from the class list: ${parts.join('; ')}`;
+    }
+  }
+}
 
 export default defineRule({
   id: 'unrecorded-change',
@@ -6,4 +37,28 @@ export default defineRule({
   approvable: false,
   summary: 'live tools differ from the class list: run update and commit',
   clears: '`update` and a commit of the class list (the command is printed)',
+  check: {
+    phase: 'drift',
+    run: ({ change, updateCommand, classList }, raise) => {
+      // A change of the input schema alone is a notice: the spec's drift is tools, hints and
+      // titles, and failing every PR that adds an argument would be noise; but recording it
+      // keeps renames recognised.
+      if (isSchemaOnly(change)) {
+        const f = raise(
+          change.tool,
+          "The live tool's input schema differs from the one the class list records (hints, class and title are unchanged).",
+          {
+            fix: `Run \`${updateCommand}\` and commit ${classList}: the recorded schema is how a later rename of the tool is recognised (and its reason carried over).`,
+          },
+        );
+        f.severity = 'notice';
+        return [f];
+      }
+      return [
+        raise(change.tool, `The live tool ${whatDiffers(change)}.`, {
+          fix: `Run \`${updateCommand}\` and commit ${classList}.`,
+        }),
+      ];
+    },
+  },
 });

@@ -1,0 +1,70 @@
+import { ruleTable } from '../../support/rule-table.js';
+
+const schema = (field: string) => ({ type: 'object', properties: { [field]: { type: 'string' } } });
+
+ruleTable('unrecorded-change', {
+  raises: [
+    {
+      name: 'a live tool the class list lacks',
+      case: { recorded: [], live: [{ name: 'n' }] },
+      findings: [
+        {
+          tool: 'n',
+          severity: 'error',
+          message: 'The live tool is served but not in the class list.',
+          fix: 'Run `update` and commit c.json.',
+        },
+      ],
+    },
+    {
+      name: 'a recorded tool no longer served',
+      case: { recorded: [{ name: 'g' }], live: [] },
+      findings: [{ message: 'The live tool is in the class list but no longer served.' }],
+    },
+    {
+      name: 'a hint and the class changed',
+      case: {
+        recorded: [{ name: 'x', annotations: { readOnlyHint: true } }],
+        live: [{ name: 'x' }],
+      },
+      findings: [
+        {
+          message:
+            'The live tool differs from the class list: readOnlyHint true -> absent; class read -> delete.',
+        },
+      ],
+    },
+    {
+      name: 'the input schema alone: a notice',
+      case: {
+        recorded: [{ name: 'x', inputSchema: schema('id') }],
+        live: [{ name: 'x', inputSchema: schema('q') }],
+      },
+      findings: [
+        {
+          severity: 'notice',
+          message:
+            "The live tool's input schema differs from the one the class list records (hints, class and title are unchanged).",
+          fix: 'Run `update` and commit c.json: the recorded schema is how a later rename of the tool is recognised (and its reason carried over).',
+        },
+      ],
+    },
+  ],
+  passes: [
+    {
+      name: 'the live tools as recorded',
+      case: {
+        recorded: [{ name: 'x', annotations: { readOnlyHint: true } }],
+        live: [{ name: 'x', annotations: { readOnlyHint: true } }],
+      },
+    },
+    {
+      // A description is not part of the tool surface the class list records.
+      name: 'only the description changed',
+      case: {
+        recorded: [{ name: 'x', description: 'Lists notes.' }],
+        live: [{ name: 'x', description: 'Lists all notes.' }],
+      },
+    },
+  ],
+});
