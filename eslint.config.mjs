@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { lintBlocks } from './scripts/layers.mjs';
 
 export default tseslint.config(
   {
@@ -24,6 +25,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
+  // Each layer of src/ imports only the layers below it that scripts/layers.mjs names.
+  ...lintBlocks(),
   {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: {

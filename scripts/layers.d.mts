@@ -17,3 +17,5 @@ export function layerProblems(edges: [string, string][]): {
   upward: string[];
   cycles: { files: string[]; circle: string[] }[];
 };
+/** ESLint config blocks that fail an import of a layer the importing layer may not import. */
+export function lintBlocks(): { files: string[]; rules: Record<string, unknown[]> }[];

@@ -205,3 +205,56 @@ function cyclesOf(files, edges) {
   }
   return cycles.sort((a, b) => a[0].localeCompare(b[0]));
 }
+
+/** The deepest folder below a layer's folder that lintBlocks writes a rule for. */
+const MAX_DEPTH = 4;
+
+const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const label = (layer) =>
+  layer.folder ? `${layer.folder}/` : `${layer.name} (${layer.files.join(', ')})`;
+
+/**
+ * ESLint config blocks, one per layer and depth below src/, that fail an import of a layer the
+ * layer may not import: no-restricted-imports for `import` and `export … from` (type-only ones
+ * too), no-restricted-syntax for `import()` and `typeof import()`. A path is matched as written,
+ * relative to the file, so each depth gets its own patterns (`../config/` from src/core/a.ts,
+ * `../../config/` from src/core/rules/a.ts).
+ */
+export function lintBlocks() {
+  const blocks = [];
+  for (const layer of LAYERS) {
+    const banned = LAYERS.filter((other) => other !== layer && !layer.may.includes(other.name));
+    if (!banned.length) continue;
+    const depths = layer.folder ? Array.from({ length: MAX_DEPTH }, (_, i) => i + 1) : [0];
+    for (const depth of depths) {
+      const toSrc = depth ? `(\\.\\./){${depth}}` : '\\./';
+      const patterns = banned.map((other) => {
+        const targets = other.folder
+          ? [`${escapeRegex(other.folder)}/`]
+          : other.files.map((file) => `${escapeRegex(file.replace(/\.ts$/, '.js'))}$`);
+        return {
+          regex: `^${toSrc}(${targets.join('|')})`,
+          message: `${label(layer)} may not import ${label(other)}: ${layer.name} may import ${layer.may.join(', ') || 'only the other shared leaves'} (scripts/layers.mjs). Move what both need down a layer, or the caller up.`,
+        };
+      });
+      // esquery's regular expressions cannot hold a '/': \x2F stands for it.
+      const selectors = patterns.flatMap(({ regex, message }) => {
+        const value = `/${regex.replaceAll('/', '\\x2F')}/`;
+        return [
+          { selector: `ImportExpression[source.value=${value}]`, message },
+          { selector: `TSImportType[argument.literal.value=${value}]`, message },
+        ];
+      });
+      blocks.push({
+        files: layer.folder
+          ? [`src/${layer.folder}/${'*/'.repeat(depth - 1)}*.ts`]
+          : layer.files.map((file) => `src/${file}`),
+        rules: {
+          'no-restricted-imports': ['error', { patterns }],
+          'no-restricted-syntax': ['error', ...selectors],
+        },
+      });
+    }
+  }
+  return blocks;
+}
