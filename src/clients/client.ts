@@ -88,6 +88,11 @@ export interface Client<State = unknown> {
   verified: { binary: string; version: string } | 'documentation';
   /** The committed files (repository-relative) the client reads, in the order it loads them. */
   projectFiles: readonly string[];
+  /**
+   * Folders (repository-relative) whose files are given to read() too: a client's config folder
+   * it may ignore (Gemini's workspace .gemini/policies/), so problems() can say so.
+   */
+  projectDirs?: readonly string[];
   /** The tool's name as the client shows it to the model and matches it in rules. */
   fullName(server: string, tool: string): string;
   /**

@@ -1,12 +1,13 @@
 import type { Client } from './client.js';
 import { claudeCode } from './claude-code/client.js';
 import { codex } from './codex/index.js';
+import { gemini } from './gemini/client.js';
 
 /*
  * Every client the check and `rules --client` know, one row each (a folder under clients/ fills
  * the Client seam). The order is the order reports list them in.
  */
-export const CLIENTS: readonly Client[] = [claudeCode, codex];
+export const CLIENTS: readonly Client[] = [claudeCode, codex, gemini];
 
 /** The client with this id, or undefined. */
 export function clientById(id: string): Client | undefined {

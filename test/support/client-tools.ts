@@ -31,3 +31,9 @@ export function toolWith(
 ): ClientTool {
   return { server: 'notes', tool, class: klass, declared };
 }
+
+/** The same tools in class order: list_notes (read), add_note (edit), delete_note (delete). */
+export function notesByClass(server = 'notes'): ClientTool[] {
+  const order = ['read', 'edit', 'delete'];
+  return notesTools(server).sort((a, b) => order.indexOf(a.class) - order.indexOf(b.class));
+}
