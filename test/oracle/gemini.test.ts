@@ -1,0 +1,233 @@
+// The real Gemini CLI is the oracle for the Gemini model (src/clients/gemini/): for each committed
+// config below, what the model predicts for list_notes, add_note and delete_note of the example
+// server must be what Gemini does, interactive (over ACP) and headless (-p). Skipped with
+// SKIP_ORACLES=1.
+import { describe, expect, it } from 'vitest';
+import type { ClassDecisions, ClientTool } from '../../src/clients/client.js';
+import { gemini } from '../../src/clients/gemini/client.js';
+import { decideGemini, hiddenBy } from '../../src/clients/gemini/model.js';
+import { EXAMPLE } from '../support/cli.js';
+import { notesTools } from '../support/client-tools.js';
+import {
+  caseFiles,
+  observeGemini,
+  PROBE,
+  type CaseFiles,
+  type GeminiCase,
+  type GeminiRun,
+  type Observation,
+} from './gemini-harness.js';
+import { pooled, type Observed } from './harness.js';
+
+const skip = process.env.SKIP_ORACLES === '1';
+await gemini.load?.();
+
+const MAPPING: ClassDecisions = { read: 'allow', edit: 'ask', delete: 'deny' };
+const SERVER = { command: process.execPath, args: [EXAMPLE] };
+const RULES = gemini.writeRules(undefined, notesTools(), MAPPING);
+const rule = (fields: string) => `[[rule]]\n${fields}\n`;
+
+/** Committed configs, each run interactive: [what it shows, the case]. */
+const PLAIN: [string, GeminiCase][] = [
+  ['nothing committed: every tool asks', {}],
+  ['trust: true', { workspace: { mcpServers: { notes: { ...SERVER, trust: true } } } }],
+  [
+    'a server entry without a command replaces the user one',
+    { workspace: { mcpServers: { notes: { trust: true } } } },
+  ],
+  ['mcp.allowed', { workspace: { mcp: { allowed: ['notes'] } } }],
+  [
+    'tools.allowed by full name and by bare name',
+    { workspace: { tools: { allowed: ['mcp_notes_list_notes', 'add_note'] } } },
+  ],
+  [
+    'tools.allowed globs Gemini compares whole',
+    { workspace: { tools: { allowed: ['mcp_no*', 'mcp_*_list_notes'] } } },
+  ],
+  [
+    'tools.exclude by full name and by bare name',
+    { workspace: { tools: { exclude: ['mcp_notes_delete_note', 'add_note'] } } },
+  ],
+  [
+    'confirmationRequired over tools.allowed mcp_notes_*',
+    {
+      workspace: {
+        tools: { allowed: ['mcp_notes_*'], confirmationRequired: ['mcp_notes_delete_note'] },
+      },
+    },
+  ],
+  [
+    'confirmationRequired against trust: true',
+    {
+      workspace: {
+        mcpServers: { notes: { ...SERVER, trust: true } },
+        tools: { confirmationRequired: ['mcp_notes_delete_note'] },
+      },
+    },
+  ],
+  [
+    'includeTools and excludeTools',
+    {
+      workspace: {
+        mcpServers: {
+          notes: {
+            ...SERVER,
+            includeTools: ['list_notes', 'add_note'],
+            excludeTools: ['add_note'],
+          },
+        },
+      },
+    },
+  ],
+  [
+    'a workspace policy that allows everything (ignored)',
+    { workspacePolicy: rule('mcpName = "*"\ntoolName = "*"\ndecision = "allow"\npriority = 999') },
+  ],
+  [
+    'plan mode with tools.allowed',
+    {
+      workspace: {
+        general: { defaultApprovalMode: 'plan' },
+        tools: { allowed: ['mcp_notes_add_note'] },
+      },
+    },
+  ],
+  ['yolo in the settings (ignored)', { workspace: { general: { defaultApprovalMode: 'yolo' } } }],
+  [
+    'a settings file with comments',
+    { workspace: '// team settings\n{ /* servers */ "mcp": { "allowed": ["notes"] } }\n' },
+  ],
+  ['server key my.notes', { key: 'my.notes', workspace: { mcp: { allowed: ['my.notes'] } } }],
+];
+
+/** Configs with the committed rules file passed as --policy (one process each). */
+const POLICIES: [string, string, GeminiCase][] = [
+  ['the rules file (rules --client gemini)', RULES, {}],
+  [
+    'the rules file against trust: true',
+    RULES,
+    { workspace: { mcpServers: { notes: { ...SERVER, trust: true } } } },
+  ],
+  [
+    'the rules file against tools.allowed mcp_notes_*',
+    RULES,
+    { workspace: { tools: { allowed: ['mcp_notes_*'] } } },
+  ],
+  [
+    'a deny at priority 100 against trust: true, an allow by readOnlyHint',
+    rule('mcpName = "notes"\ntoolName = "delete_note"\ndecision = "deny"\npriority = 100') +
+      rule(
+        'mcpName = "*"\ntoolName = "*"\ntoolAnnotations = { readOnlyHint = true }\ndecision = "allow"\npriority = 100',
+      ),
+    { workspace: { mcpServers: { notes: { ...SERVER, trust: true } } } },
+  ],
+  [
+    'a rule without toolName drops the whole file',
+    rule('mcpName = "notes"\ntoolName = "list_notes"\ndecision = "allow"\npriority = 100') +
+      rule('mcpName = "notes"\ndecision = "deny"\npriority = 100'),
+    {},
+  ],
+];
+
+/** Headless runs (gemini -p), one process each. */
+const HEADLESS: [string, string | undefined, GeminiCase][] = [
+  ['headless, nothing committed: no tool offered', undefined, {}],
+  ['headless, the rules file: the edit tool is refused', RULES, {}],
+  [
+    'headless, confirmationRequired against trust: true',
+    undefined,
+    {
+      workspace: {
+        mcpServers: { notes: { ...SERVER, trust: true } },
+        tools: { confirmationRequired: ['mcp_notes_delete_note'] },
+      },
+    },
+  ],
+];
+
+const probe: ClientTool = { ...(notesTools(PROBE)[0] as ClientTool) };
+const asObserved = (d: string): Observed => (d === 'allow' || d === 'ask' ? d : 'deny');
+
+/** The model's decisions for the case's committed files. */
+function predicted(c: GeminiCase, folder: CaseFiles, interactive: boolean) {
+  const state = gemini.read(folder.files);
+  const decisions = Object.fromEntries(
+    notesTools(c.key).map((t) => [
+      t.tool,
+      asObserved(decideGemini(state, t, interactive).decision),
+    ]),
+  );
+  return { decisions, expectsMcp: !c.untrusted && hiddenBy(state, probe) === undefined };
+}
+
+// Processes at once: each is a Gemini CLI with two servers a session.
+const slot = pooled(3);
+
+/** Runs a group of cases in one process (ACP) or one each (headless), once, shared by its tests. */
+function group(run: GeminiRun, interactive: boolean) {
+  let result: Promise<{ seen: Observation[]; expected: Record<string, Observed>[] }> | undefined;
+  return () =>
+    (result ??= slot(async () => {
+      const folders = await Promise.all(run.cases.map((c) => caseFiles(c, run.policy)));
+      const models = run.cases.map((c, i) => predicted(c, folders[i] as CaseFiles, interactive));
+      const seen = await observeGemini(run, folders, (i) => models[i]?.expectsMcp ?? true);
+      return { seen, expected: models.map((m) => m.decisions) };
+    }));
+}
+
+const plain = group(
+  { mode: 'acp', cases: [...PLAIN.map(([, c]) => c), { untrusted: true }] },
+  true,
+);
+// One process for each policy text, a session for each of its cases.
+const byPolicy = new Map<string, ReturnType<typeof group>>();
+const policies = POLICIES.map(([, policy], i) => {
+  const cases = POLICIES.filter(([, p]) => p === policy).map(([, , c]) => c);
+  if (!byPolicy.has(policy)) byPolicy.set(policy, group({ mode: 'acp', policy, cases }, true));
+  const index = POLICIES.slice(0, i).filter(([, p]) => p === policy).length;
+  return { run: byPolicy.get(policy) as ReturnType<typeof group>, index };
+});
+const headless = HEADLESS.map(([, policy, c]) =>
+  group({ mode: 'headless', ...(policy ? { policy } : {}), cases: [c] }, false),
+);
+
+// The timeout is a hang guard for a group that waits its turn in the pool.
+describe
+  .skipIf(skip)
+  .concurrent('the real Gemini CLI agrees with the Gemini model', { timeout: 600_000 }, () => {
+    it.each(PLAIN.map(([name], i) => [name, i] as const))('interactive, %s', async (_name, i) => {
+      const { seen, expected } = await plain();
+      expect(seen[i]?.observed).toEqual(expected[i]);
+    });
+
+    it('an untrusted folder starts no MCP server, the user’s own included', async () => {
+      const { seen } = await plain();
+      const last = seen.at(-1) as Observation;
+      expect(last.offered).toEqual([]);
+      expect(last.observed).toEqual({ list_notes: 'deny', add_note: 'deny', delete_note: 'deny' });
+    });
+
+    it.each(POLICIES.map(([name], i) => [name, i] as const))(
+      'interactive with --policy, %s',
+      async (_name, i) => {
+        const { run, index } = policies[i] as (typeof policies)[number];
+        const { seen, expected } = await run();
+        expect(seen[index]?.observed).toEqual(expected[index]);
+      },
+    );
+
+    it.each(HEADLESS.map(([name], i) => [name, i] as const))('%s', async (_name, i) => {
+      const { seen, expected } = await (headless[i] as ReturnType<typeof group>)();
+      expect(seen[0]?.observed).toEqual(expected[0]);
+    });
+
+    it('with the rules file, list_notes runs, add_note asks and delete_note is refused', async () => {
+      const { seen } = await (policies[0] as (typeof policies)[number]).run();
+      expect(seen[0]?.observed).toEqual({
+        list_notes: 'allow',
+        add_note: 'ask',
+        delete_note: 'deny',
+      });
+      expect(seen[0]?.results.get('mcp_notes_list_notes')?.output).toContain('No notes saved.');
+    });
+  });
