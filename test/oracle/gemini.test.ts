@@ -7,7 +7,7 @@ import type { ClassDecisions, ClientTool } from '../../src/clients/client.js';
 import { gemini } from '../../src/clients/gemini/client.js';
 import { decideGemini, hiddenBy } from '../../src/clients/gemini/model.js';
 import { EXAMPLE } from '../support/cli.js';
-import { notesTools } from '../support/client-tools.js';
+import { notesByClass } from '../support/client-tools.js';
 import {
   caseFiles,
   observeGemini,
@@ -24,7 +24,7 @@ await gemini.load?.();
 
 const MAPPING: ClassDecisions = { read: 'allow', edit: 'ask', delete: 'deny' };
 const SERVER = { command: process.execPath, args: [EXAMPLE] };
-const RULES = gemini.writeRules(undefined, notesTools(), MAPPING);
+const RULES = gemini.writeRules(undefined, notesByClass(), MAPPING);
 const rule = (fields: string) => `[[rule]]\n${fields}\n`;
 
 /** Committed configs, each run interactive: [what it shows, the case]. */
@@ -145,14 +145,14 @@ const HEADLESS: [string, string | undefined, GeminiCase][] = [
   ],
 ];
 
-const probe: ClientTool = { ...(notesTools(PROBE)[0] as ClientTool) };
+const probe: ClientTool = { ...(notesByClass(PROBE)[0] as ClientTool) };
 const asObserved = (d: string): Observed => (d === 'allow' || d === 'ask' ? d : 'deny');
 
 /** The model's decisions for the case's committed files. */
 function predicted(c: GeminiCase, folder: CaseFiles, interactive: boolean) {
   const state = gemini.read(folder.files);
   const decisions = Object.fromEntries(
-    notesTools(c.key).map((t) => [
+    notesByClass(c.key).map((t) => [
       t.tool,
       asObserved(decideGemini(state, t, interactive).decision),
     ]),
