@@ -1,12 +1,20 @@
 import { parseArgs } from 'node:util';
-import type { Mode } from '../report/report.js';
 import { nearestKey } from '../config/nearest.js';
+import {
+  COMMANDS,
+  ROWS,
+  type Command,
+  type FlagSpec,
+  type OptionValues,
+} from '../config/options.js';
+import type { Kind, Refusal } from '../config/option-kinds.js';
 import { AuditError } from '../errors.js';
 
 /*
- * The command line of list, check and update, parsed once, in a module small enough for the CLI
- * entry: the early start (early.ts) reads the server's command from the same parse that the
- * command itself then checks.
+ * The command line, parsed once from the option table (config/options.ts), in a module small
+ * enough for the CLI entry: the early start (cli/early.ts) reads the server's command from the same
+ * parse that the command itself then checks. Every value is read by its row's kind here, so the
+ * commands get checked values.
  */
 
 /** A usage error, with where to read the usage of `command`. */
@@ -17,63 +25,50 @@ export function usageError(message: string, command = 'main'): AuditError {
   );
 }
 
-/** The options of list, check and update, as parseArgs takes them. */
-const OPTIONS = {
-  help: { type: 'boolean', short: 'h' },
-  format: { type: 'string' },
-  policy: { type: 'string', multiple: true },
-  'fail-on': { type: 'string' },
-  'class-list': { type: 'string' },
-  'server-name': { type: 'string' },
-  server: { type: 'string', multiple: true },
-  config: { type: 'string' },
-  base: { type: 'string' },
-  'base-ref': { type: 'string' },
-  approved: { type: 'boolean' },
-  prune: { type: 'boolean' },
-  env: { type: 'string', multiple: true },
-  cwd: { type: 'string' },
-  url: { type: 'string' },
-  start: { type: 'string' },
-  header: { type: 'string', multiple: true },
-  'protocol-era': { type: 'string' },
-  'start-timeout': { type: 'string' },
-  'list-timeout': { type: 'string' },
-  'max-pages': { type: 'string' },
-  'max-tools': { type: 'string' },
-  concurrency: { type: 'string' },
-  settings: { type: 'string', multiple: true },
-} as const;
+/** A row with a flag. */
+export type FlagRow = (typeof ROWS)[number] & { flag: FlagSpec };
 
-const COMMANDS = ['list', 'check', 'update', 'rules'];
+/** The rows whose flag `command` knows: the ones it takes, and the ones it refuses saying why. */
+export function flagRows(command: Command): FlagRow[] {
+  return ROWS.filter(
+    (row): row is FlagRow =>
+      row.flag !== undefined &&
+      (row.flag.commands.includes(command) || row.flag.ignoredBy?.[command] !== undefined),
+  );
+}
+
+/** The kind of value a flag takes in `command`. */
+export function kindIn(row: FlagRow, command: Command): Kind<unknown> {
+  return row.flag.per?.[command]?.kind ?? row.kind;
+}
 
 /**
  * Refuses what parseArgs would refuse, in words that lead to the fix: an unknown option with the
  * one probably meant, an option without its value, a value given to a switch.
  */
-function checkOptions(args: string[], mode: Mode): void {
-  const known = Object.keys(OPTIONS);
+function checkOptions(args: string[], mode: Command, rows: FlagRow[]): void {
+  const known = rows.map((row) => row.flag.name);
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (!arg.startsWith('-') || arg === '-') continue;
     const long = arg.startsWith('--');
     const name = long ? (arg.slice(2).split('=')[0] ?? '') : arg.slice(1);
-    const option = long ? known.find((k) => k === name) : name === 'h' ? 'help' : undefined;
-    if (option === undefined) {
+    const row = rows.find((r) => (long ? r.flag.name === name : r.flag.short === name));
+    if (row === undefined) {
       const meant = nearestKey(name, known, false);
       throw usageError(
         `Unknown option ${arg.split('=')[0]}${meant !== undefined ? `; did you mean --${meant}?` : '.'}`,
         mode,
       );
     }
-    const type = OPTIONS[option as keyof typeof OPTIONS].type;
+    const option = row.flag.name;
     const inline = long && arg.includes('=');
-    if (type === 'boolean' && inline)
+    if (row.kind.arity === 'switch' && inline)
       throw usageError(
         `--${option} is a switch and takes no value: write --${option} alone.`,
         mode,
       );
-    if (type === 'string' && !inline) {
+    if (row.kind.arity !== 'switch' && !inline) {
       const next = args[i + 1];
       if (next === undefined || next.startsWith('--'))
         throw usageError(
@@ -85,44 +80,92 @@ function checkOptions(args: string[], mode: Mode): void {
   }
 }
 
-function parseOwn(args: string[]) {
-  return parseArgs({ args, allowPositionals: true, strict: true, options: OPTIONS });
+/** The message for a value a flag does not take. */
+function refusedValue(flag: string, kind: Kind<unknown>, refused: Refusal): string {
+  return (
+    kind.flagMessage?.(flag, refused) ??
+    `--${flag} must be ${kind.expected.flag}, not "${refused.shown}"${refused.note !== undefined ? ` (${refused.note})` : ''}.`
+  );
 }
 
-/** The options given to list, check or update, by name. */
-export type CliValues = ReturnType<typeof parseOwn>['values'];
+/** Each flag given, read by its row's kind, by option id; a flag `mode` would ignore is refused. */
+function readValues(
+  given: Record<string, string | boolean | (string | boolean)[] | undefined>,
+  mode: Command,
+  rows: FlagRow[],
+): OptionValues {
+  const values: Record<string, unknown> = {};
+  for (const row of rows) {
+    const { flag } = row;
+    const raw = given[flag.name];
+    if (raw === undefined) continue;
+    if (!flag.commands.includes(mode))
+      throw usageError(
+        `--${flag.name} would be ignored: ${flag.ignoredBy?.[mode]}. Give it to ${flag.commands.join(' or ')}, or leave it out.`,
+        mode,
+      );
+    const texts = (Array.isArray(raw) ? raw : [raw]).map(String);
+    const kind = kindIn(row, mode);
+    const read = kind.parse(
+      flag.split ? texts.flatMap((t) => t.split(flag.split as RegExp)).filter(Boolean) : texts,
+    );
+    if ('refused' in read) throw usageError(refusedValue(flag.name, kind, read.refused), mode);
+    values[row.id] = read.value;
+  }
+  return values;
+}
 
-/** A command line: `rules` (parsed by its own module) or list, check, update and their options. */
-export type CommandLine =
-  | { mode: 'rules'; args: string[] }
-  | {
-      mode: Mode;
-      values: CliValues;
-      positionals: string[];
-      /** What follows `--`: the server's command line. */
-      server: string[];
-      /** Whether `--` was written (with nothing after it, that is an error of its own). */
-      dashdash: boolean;
-    };
+/** A command line: the command, its options' values by id, and the server's command line. */
+export interface CommandLine {
+  mode: Command;
+  values: OptionValues;
+  positionals: string[];
+  /** What follows `--`: the server's command line. */
+  server: string[];
+  /** Whether `--` was written (with nothing after it, that is an error of its own). */
+  dashdash: boolean;
+}
 
 /** Parses argv (the arguments after the program's name); a usage error names what is wrong. */
 export function parseCommandLine(argv: string[]): CommandLine {
   const dashdash = argv.indexOf('--');
   const own = dashdash < 0 ? argv : argv.slice(0, dashdash);
   const command = own[0];
-  if (command === 'rules') return { mode: 'rules', args: argv.slice(1) };
-  if (command !== 'list' && command !== 'check' && command !== 'update') {
-    const meant = nearestKey(command ?? '', COMMANDS, false);
+  if (!(COMMANDS as readonly (string | undefined)[]).includes(command)) {
+    const meant = nearestKey(command ?? '', [...COMMANDS], false);
     throw usageError(
       `Unknown command "${command}"${meant !== undefined ? `; did you mean ${meant}?` : `: use ${COMMANDS.join(', ')}.`}`,
     );
   }
-  checkOptions(own.slice(1), command);
+  const mode = command as Command;
+  const rows = flagRows(mode);
+  checkOptions(own.slice(1), mode, rows);
+  let parsed;
   try {
-    const { values, positionals } = parseOwn(own.slice(1));
-    const server = dashdash < 0 ? [] : argv.slice(dashdash + 1);
-    return { mode: command, values, positionals, server, dashdash: dashdash >= 0 };
+    parsed = parseArgs({
+      args: own.slice(1),
+      allowPositionals: true,
+      strict: true,
+      options: Object.fromEntries(
+        rows.map((row) => [
+          row.flag.name,
+          {
+            type: row.kind.arity === 'switch' ? ('boolean' as const) : ('string' as const),
+            multiple: row.kind.arity === 'many',
+            ...(row.flag.short !== undefined ? { short: row.flag.short } : {}),
+          },
+        ]),
+      ),
+    });
   } catch (error) {
-    throw usageError((error as Error).message, command);
+    throw usageError((error as Error).message, mode);
   }
+  const server = dashdash < 0 ? [] : argv.slice(dashdash + 1);
+  return {
+    mode,
+    values: readValues(parsed.values, mode, rows),
+    positionals: parsed.positionals,
+    server,
+    dashdash: dashdash >= 0,
+  };
 }

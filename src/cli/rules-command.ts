@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import type { ClassList } from '../core/classlist.js';
 import { confinedPath, repositoryRoot, writeConfined } from '../confined.js';
 import { readClassList, readSettingsFile } from '../files.js';
@@ -13,7 +12,8 @@ import { readConfigFile } from '../config/file.js';
 import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG } from '../config/defaults.js';
 import { AuditError } from '../errors.js';
 import { terminalSafe } from '../escape.js';
-import { HELP, type CliResult } from './help.js';
+import type { CliResult } from './help.js';
+import type { CommandLine } from './args.js';
 import { NPX_COMMAND } from '../version.js';
 import { DECISIONS } from '../clients/claude-code/permissions.js';
 import type { RemovedRule } from '../clients/claude-code/removed-rules.js';
@@ -94,32 +94,16 @@ async function writeRules(
 }
 
 /** `rules`: the Claude Code permissions the reviewed class list maps to, printed or merged into a file. */
-export async function runRules(args: string[]): Promise<CliResult> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        'class-list': { type: 'string' },
-        config: { type: 'string' },
-        format: { type: 'string' },
-        write: { type: 'string' },
-      },
-    }));
-  } catch (error) {
-    throw usageError((error as Error).message);
-  }
-  if (values.help) return { exitCode: 0, stdout: `${HELP.rules}\n`, stderr: '' };
-  const format = values.format ?? 'json';
-  if (format !== 'json' && format !== 'text')
-    throw usageError(`--format must be json or text, not "${format}".`);
+export async function runRules({ values, positionals, dashdash }: CommandLine): Promise<CliResult> {
+  if (positionals.length || dashdash)
+    throw usageError(
+      `Unexpected argument "${positionals[0] ?? '--'}": rules reads the class list and starts no server.`,
+    );
+  const format = values.rulesFormat ?? 'json';
   const configPath = values.config ?? DEFAULT_CONFIG;
   const file = await readConfigFile(configPath, values.config !== undefined);
   const mapping = parseMapping(file?.clientRules, configPath);
-  const classListPath = values['class-list'] ?? file?.classList ?? DEFAULT_CLASS_LIST;
+  const classListPath = values.classList ?? file?.classList ?? DEFAULT_CLASS_LIST;
   const list = await requiredClassList(classListPath);
   const permissions = permissionsFor(list, mapping);
   if (values.write !== undefined)

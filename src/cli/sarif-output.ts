@@ -1,13 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
-import type { Format } from '../report/render.js';
 import type { Report } from '../report/report.js';
 import { renderSarif } from '../report/sarif.js';
 import { VERSION } from '../version.js';
-
-/** The CLI's --format values: the report formats, and SARIF for check. */
-export const CLI_FORMATS: readonly CliFormat[] = ['text', 'json', 'markdown', 'sarif'];
-export type CliFormat = Format | 'sarif';
 
 /**
  * `check --format sarif`: the findings as SARIF 2.1.0, as the action's sarif-file writes them, on

@@ -1,10 +1,11 @@
 import * as z from 'zod/v4';
 import { lazily } from '../lazy.js';
 import { normalizeServerName } from '../core/classlist.js';
-import { POLICIES } from './defaults.js';
 import { AuditError } from '../errors.js';
 import type { ServerTarget } from '../server/listing.js';
-import { FAIL_ON_LEVELS, isRuleId, RULE_IDS, SEVERITIES } from '../core/rules.js';
+import { isRuleId, RULE_IDS, SEVERITIES } from '../core/rules.js';
+import { configTypes, type ConfigValues } from './options.js';
+import type { ConfigType } from './option-kinds.js';
 import { ERA_SETTINGS } from '../core/eras.js';
 import { parseEnvEntries, serverEnvironment, type SpawnSpec } from '../server/process.js';
 import { isObject } from '../core/tools.js';
@@ -16,6 +17,32 @@ import type { EraSetting } from '../core/eras.js';
  * The config file (YAML, or JSON such as a project's .mcp.json): read, checked key by key so a
  * typo is named, and each server entry turned into the server it describes.
  */
+
+/** The schema of what the config file holds for an option's key (see ConfigType). */
+function schemaOf(type: ConfigType): z.ZodType {
+  switch (type.type) {
+    case 'string':
+      return type.nonEmpty ? z.string().min(1) : z.string();
+    case 'enum':
+      return z.enum(type.values as [string, ...string[]]);
+    case 'number':
+      return type.integer ? z.number().int().positive() : z.number().positive();
+    case 'list':
+      return z.array(schemaOf(type.of));
+    case 'one-or-list':
+      return z.union([schemaOf(type.of), z.array(schemaOf(type.of))]);
+  }
+}
+
+/** The option rows' keys of the config file, each optional, typed as the rows say. */
+function optionKeys(): OptionKeys {
+  return Object.fromEntries(
+    configTypes().map(([key, type]) => [key, schemaOf(type).optional()]),
+  ) as unknown as OptionKeys;
+}
+type OptionKeys = {
+  [K in keyof ConfigValues]-?: z.ZodOptional<z.ZodType<Exclude<ConfigValues[K], undefined>>>;
+};
 
 /** The config file's schemas, built only when there is a config file to read. */
 const schemas = lazily(() => {
@@ -45,17 +72,9 @@ const schemas = lazily(() => {
   });
   const severitySchema = z.enum([...SEVERITIES, 'off']);
   const fileSchema = z.looseObject({
-    classList: z.string().optional(),
-    policies: z.array(z.enum(POLICIES)).optional(),
-    failOn: z.enum(FAIL_ON_LEVELS).optional(),
-    protocolEra: z.enum(ERA_SETTINGS).optional(),
+    // The keys of options (options.ts): classList, policies, failOn, protocolEra, the limits...
+    ...optionKeys(),
     rules: z.record(z.string(), severitySchema).optional(),
-    approveLabel: z.string().optional(),
-    startTimeout: z.number().positive().optional(),
-    listTimeout: z.number().positive().optional(),
-    maxPages: z.number().int().positive().optional(),
-    maxTools: z.number().int().positive().optional(),
-    concurrency: z.number().int().positive().optional(),
     waivers: z
       .array(
         z.strictObject({
@@ -70,8 +89,7 @@ const schemas = lazily(() => {
       )
       .optional(),
     servers: z.record(z.string(), serverSchema).optional(),
-    // Client rules (claude-settings.ts): the Claude Code settings files to check, the mapping.
-    settings: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
+    // Client rules (claude-settings.ts): the mapping (the files to check are an option's key).
     clientRules: z.unknown().optional(),
     mcpServers: z.record(z.string(), serverSchema).optional(),
   });

@@ -17,6 +17,7 @@ import { mergeSecrets, REDACTED, redactArgs, redactUrl } from '../redact.js';
 import { secretsOfTarget } from '../server/secrets.js';
 import { NPX_COMMAND } from '../version.js';
 import { directSpawn } from './command-line.js';
+import type { SettingValues } from './options.js';
 import {
   readConfigFile,
   projectKeyOf,
@@ -74,29 +75,11 @@ export function parseHeaders(lines: string[]): Record<string, string> {
   return out;
 }
 
-/** What the command line (or the action's inputs) says; every field optional, flags win. */
-export interface Overrides {
-  command?: string[];
-  url?: string;
-  /** With url: a command line (as words) that serves it, started first and stopped at the end. */
-  start?: string[];
-  headers?: string[];
-  env?: string[];
-  cwd?: string;
-  serverName?: string;
-  /** Only audit these servers of the config file. */
-  only?: string[];
-  classList?: string;
-  policies?: Policy[];
-  failOn?: FailOn;
-  era?: EraSetting;
-  approveLabel?: string;
-  startTimeoutMs?: number;
-  listTimeoutMs?: number;
-  maxPages?: number;
-  maxTools?: number;
-  concurrency?: number;
-}
+/**
+ * What the command line (or the action's inputs) says; every field optional, flags win. One field
+ * per row of the option table that is a setting (options.ts): the limits in seconds, as written.
+ */
+export type Overrides = SettingValues;
 
 /** Shell-quotes one word of a command line shown to people. */
 export function shellQuote(word: string): string {
@@ -260,13 +243,13 @@ function classListOf(file: ConfigFile | undefined, filePath: string, flags: Over
   return classList;
 }
 
-/** The listing's bounds: flags (in ms), else the file's (in seconds), else the defaults. */
+/** The listing's bounds: flags, else the file's (both in seconds), else the defaults. */
 function limitsOf(file: ConfigFile | undefined, flags: Overrides): ListLimits {
   const ms = (seconds: number | undefined, fallback: number) =>
-    seconds !== undefined ? seconds * 1000 : fallback;
+    seconds !== undefined ? Math.round(seconds * 1000) : fallback;
   return {
-    startTimeoutMs: flags.startTimeoutMs ?? ms(file?.startTimeout, DEFAULT_LIMITS.startTimeoutMs),
-    listTimeoutMs: flags.listTimeoutMs ?? ms(file?.listTimeout, DEFAULT_LIMITS.listTimeoutMs),
+    startTimeoutMs: ms(flags.startTimeout ?? file?.startTimeout, DEFAULT_LIMITS.startTimeoutMs),
+    listTimeoutMs: ms(flags.listTimeout ?? file?.listTimeout, DEFAULT_LIMITS.listTimeoutMs),
     maxPages: flags.maxPages ?? file?.maxPages ?? DEFAULT_LIMITS.maxPages,
     maxTools: flags.maxTools ?? file?.maxTools ?? DEFAULT_LIMITS.maxTools,
   };

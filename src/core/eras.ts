@@ -2,11 +2,8 @@ import { classOf, type ClassifiedTool, type HintState } from './classify.js';
 import { CLASS_RANK } from './diff.js';
 import { HINT_DEFAULTS, HINT_NAMES, type HintName } from './tools.js';
 
-/** The protocol eras a server can be listed in, and the setting that picks one or both. */
-export const PROTOCOL_ERAS = ['legacy', 'modern'] as const;
-export const ERA_SETTINGS = [...PROTOCOL_ERAS, 'both'] as const;
-export type ProtocolEra = (typeof PROTOCOL_ERAS)[number];
-export type EraSetting = (typeof ERA_SETTINGS)[number];
+// The names live in a leaf of their own (era-names.ts); said here too for the modules that compare.
+export { ERA_SETTINGS, PROTOCOL_ERAS, type EraSetting, type ProtocolEra } from './era-names.js';
 
 /** How much a client may do with a tool: its class first, then its reach (open over closed). */
 export function riskOf(tool: Pick<ClassifiedTool, 'class' | 'reach'>): number {
