@@ -1,6 +1,7 @@
 import { NPX_COMMAND } from '../version.js';
 import { plural } from '../core/text.js';
 import type { Finding } from '../core/findings.js';
+import { RULES } from '../core/rules.js';
 import { codeSpanSafe, markdownProse, markdownSafe } from '../escape.js';
 import { allFindings, countsOf, type Report, type ServerReport } from './report.js';
 import {
@@ -66,7 +67,7 @@ export function fixesMarkdown(findings: Finding[], title = '**What to do**'): st
  */
 function acceptMarkdown(report: Report): string[] {
   const changed = report.servers.some((s) => s.changes.length);
-  const drift = allFindings(report).some((f) => f.rule === 'unrecorded-change' && !f.waived);
+  const drift = allFindings(report).some((f) => RULES[f.rule].drift && !f.waived);
   if (report.mode !== 'check' || report.firstRun || !report.updateCommand || !(changed || drift))
     return [];
   return [

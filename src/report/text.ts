@@ -3,7 +3,7 @@ import { fullToolName, recordedHint } from '../core/classlist.js';
 import { movedFrom, type ToolChange } from '../core/diff.js';
 import type { Finding } from '../core/findings.js';
 import { requiredDrops } from '../core/advice.js';
-import { meetsThreshold } from '../core/rules.js';
+import { meetsThreshold, RULES } from '../core/rules.js';
 import { hintText, list, plural } from '../core/text.js';
 import { HINT_NAMES, type HintName } from '../core/tools.js';
 import { terminalSafe } from '../escape.js';
@@ -181,7 +181,7 @@ export function verdictLine(report: Report): string {
 function nextStep(report: Report): string {
   const update = report.updateCommand ? `\`${report.updateCommand}\`` : 'update';
   if (report.firstRun)
-    return `Next: run ${update}, review ${report.classList} and commit it${allFindings(report).some((f) => f.rule !== 'unrecorded-change' && !f.waived && meetsThreshold(f.severity, report.failOn)) ? '; then fix or waive the other findings' : ''}.`;
+    return `Next: run ${update}, review ${report.classList} and commit it${allFindings(report).some((f) => !RULES[f.rule].drift && !f.waived && meetsThreshold(f.severity, report.failOn)) ? '; then fix or waive the other findings' : ''}.`;
   if (report.result === 'passed') return 'Nothing to do.';
   const drops = report.servers.flatMap((s) => requiredDrops(s.findings, s.changes));
   if (drops.length) {
@@ -189,7 +189,7 @@ function nextStep(report: Report): string {
     const policies = list([...new Set(drops.flatMap((d) => d.policies))]);
     return `Next: declare ${declare} again instead of removing it: ${policies} requires it, and neither update nor the approval label clears a policy error.`;
   }
-  const drift = allFindings(report).some((f) => f.rule === 'unrecorded-change' && !f.waived);
+  const drift = allFindings(report).some((f) => RULES[f.rule].drift && !f.waived);
   return `Next: fix what each finding says (What to do), waive one with a reason in the config file, or, for an intended change, run ${drift && report.updateCommand ? update : 'the update command'} and commit the class list.`;
 }
 

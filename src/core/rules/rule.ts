@@ -88,6 +88,11 @@ export interface Rule<Id extends string = string> {
    * the config it judges cannot turn it down.
    */
   judgesConfig?: true;
+  /**
+   * Set on the rule that says the class list is behind the live tools (unrecorded-change): the
+   * reports' next step is then `update` and a commit.
+   */
+  drift?: true;
   /** The policy profile that enables it: its check runs only when the profile is on. */
   policy?: Policy;
   /** When it is raised: the rules table's and SARIF's short description. */

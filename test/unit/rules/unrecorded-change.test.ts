@@ -1,3 +1,6 @@
+import { describe, expect, it } from 'vitest';
+import { EXAMPLE, tempDir } from '../../support/cli.js';
+import { runCliInMemory as runCli } from '../../support/in-memory.js';
 import { ruleTable } from '../../support/rule-table.js';
 
 const schema = (field: string) => ({ type: 'object', properties: { [field]: { type: 'string' } } });
@@ -67,4 +70,17 @@ ruleTable('unrecorded-change', {
       },
     },
   ],
+});
+
+describe('unrecorded-change in the report (the in-memory CLI)', () => {
+  it('a first check failing on drift alone says run update and commit, and nothing more', async () => {
+    const run = await runCli(['check', '--', 'node', EXAMPLE], { cwd: await tempDir() });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      'error  unrecorded-change  -  There is no class list at mcp-tool-classes.json yet.',
+    );
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(
+      /^FAILED: 1 error, 0 warnings, 0 notices \(fail-on: error\)\. Next: run `[^`]+`, review mcp-tool-classes\.json and commit it\.$/,
+    );
+  });
 });
