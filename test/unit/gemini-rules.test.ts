@@ -108,6 +108,15 @@ priority = 950
     expect(write(text)).toBe(text);
   });
 
+  it("a tool's own decision (clientRules' per-tool mapping) wins over its class's", () => {
+    const tools = notesByClass().map((t) =>
+      t.tool === 'list_notes' ? { ...t, decision: 'deny' as const } : t,
+    );
+    expect(write(undefined, tools)).toContain(
+      '[[rule]]\nmcpName = "notes"\ntoolName = "list_notes"\ndecision = "deny"\npriority = 950\n',
+    );
+  });
+
   it('a server key Gemini rewrites is named by the full tool name', () => {
     const text = write(undefined, notesByClass('my notes'));
     expect(text).toContain(
