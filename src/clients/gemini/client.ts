@@ -1,4 +1,10 @@
-import type { Client, ClientFile, ClientRuleProblem, ClientTool } from '../client.js';
+import {
+  expectedDecision,
+  type Client,
+  type ClientFile,
+  type ClientRuleProblem,
+  type ClientTool,
+} from '../client.js';
 import { decideGemini, geminiToolName, namePatternMatches, type GeminiState } from './model.js';
 import {
   loadPolicyParser,
@@ -196,7 +202,7 @@ export const gemini: Client<GeminiState> = {
         server: t.server,
         tool: t.tool,
         fullName: geminiToolName(t.server, t.tool),
-        decision: TO_POLICY[mapping[t.class]],
+        decision: TO_POLICY[expectedDecision(t, mapping)],
         priority: RULE_PRIORITY,
       }))
       .sort((a, b) => (a.fullName < b.fullName ? -1 : a.fullName > b.fullName ? 1 : 0));
