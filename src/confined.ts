@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, lstat, mkdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { AuditError, getErrorMessage } from './errors.js';
@@ -86,9 +86,9 @@ async function linksUnderRoot(
   return out;
 }
 
-/** The refusal: nothing is written. */
-function refused(what: string, path: string, why: string, fix: string): AuditError {
-  return new AuditError(`Refusing to write ${what} ${shown(path)}: ${why}.`, fix);
+/** The refusal: nothing is written (or read). */
+function refuse(what: string, path: string, why: string, fix: string, verb = 'write'): AuditError {
+  return new AuditError(`Refusing to ${verb} ${what} ${shown(path)}: ${why}.`, fix);
 }
 
 /** The real place of `abs`: the deepest part that exists resolved, the rest as given. */
@@ -121,34 +121,34 @@ export async function confinedPath(path: string, root: WriteRoot, what: string):
   }
 }
 
-async function checkedPlace(path: string, root: WriteRoot, what: string): Promise<string> {
+async function checkedPlace(
+  path: string,
+  root: WriteRoot,
+  what: string,
+  verb = 'write',
+): Promise<string> {
   const abs = resolve(path);
+  const refused = (p: string, why: string, fix: string) => refuse(what, p, why, fix, verb);
   const outside = `outside ${root.name} (${shown(root.path)})`;
   const fix =
     root.links === 'none'
       ? `The auditor makes its folders in ${root.name} (${shown(root.path)}) itself, so a link there was put there by something else that ran in the job (a server, a step): remove it, and run the job again.`
-      : `The auditor writes only inside ${root.name} (${shown(root.path)}): give a path inside it, and replace a symbolic link that leads out with a file or folder of its own.`;
+      : `The auditor ${verb === 'read' ? 'reads' : 'writes'} only inside ${root.name} (${shown(root.path)}): give a path inside it, and replace a symbolic link that leads out with a file or folder of its own.`;
   for (const { link, target } of await linksUnderRoot(abs, root.path)) {
     if (target === undefined)
-      throw refused(what, path, `${shown(link)} is a symbolic link that leads nowhere`, fix);
+      throw refused(path, `${shown(link)} is a symbolic link that leads nowhere`, fix);
     if (root.links === 'none')
-      throw refused(what, path, `${shown(link)} is a symbolic link (to ${shown(target)})`, fix);
+      throw refused(path, `${shown(link)} is a symbolic link (to ${shown(target)})`, fix);
     if (!isUnder(target, root.path))
-      throw refused(
-        what,
-        path,
-        `${shown(link)} is a symbolic link to ${shown(target)}, ${outside}`,
-        fix,
-      );
+      throw refused(path, `${shown(link)} is a symbolic link to ${shown(target)}, ${outside}`, fix);
   }
   const real = await realPlace(abs);
-  if (real === undefined)
-    throw refused(what, path, 'a symbolic link on its path leads nowhere', fix);
+  if (real === undefined) throw refused(path, 'a symbolic link on its path leads nowhere', fix);
   if (!isUnder(real, root.path) || real === root.path)
-    throw refused(what, path, `it resolves to ${shown(real)}, ${outside}`, fix);
+    throw refused(path, `it resolves to ${shown(real)}, ${outside}`, fix);
   const existing = await stat(real).catch(() => undefined);
   if (existing && !existing.isFile())
-    throw refused(what, path, `${shown(real)} is not a regular file`, fix);
+    throw refused(path, `${shown(real)} is not a regular file`, fix);
   return real;
 }
 
@@ -177,7 +177,7 @@ export async function writeConfined(
   }
   // The folders made, or one swapped for a link since the check, must still be where it said.
   if ((await realOrNothing(folder)) !== folder)
-    throw refused(what, path, `${shown(folder)} changed while it was written`, 'Run it again.');
+    throw refuse(what, path, `${shown(folder)} changed while it was written`, 'Run it again.');
   const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     // `wx`: never through a file or link that is already there.
@@ -188,6 +188,47 @@ export async function writeConfined(
   } catch (error) {
     await rm(temp, { force: true });
     throw failed(error);
+  }
+}
+
+/**
+ * Reads a file of the repository the check judges (a client's committed config): undefined when
+ * nothing is there; its real place must be inside the root (a link under the root that leads out
+ * of it, or nowhere, is refused before anything is read), it must be a regular file, and no
+ * larger than `maxBytes`. AuditError otherwise, naming the path.
+ */
+export async function readConfined(
+  path: string,
+  root: WriteRoot,
+  what: string,
+  maxBytes: number,
+): Promise<string | undefined> {
+  if ((await isLink(resolve(path))) === undefined) return undefined;
+  let real: string;
+  try {
+    real = await checkedPlace(path, root, what, 'read');
+  } catch (error) {
+    if (error instanceof AuditError) throw error;
+    throw new AuditError(
+      `Could not check where ${what} ${shown(path)} is: ${getErrorMessage(error)}.`,
+    );
+  }
+  const handle = await open(real, 'r').catch((error: unknown) => {
+    throw new AuditError(`Could not read ${what} ${shown(path)}: ${getErrorMessage(error)}.`);
+  });
+  try {
+    const size = (await handle.stat()).size;
+    if (size > maxBytes)
+      throw new AuditError(
+        `${what[0]?.toUpperCase() ?? ''}${what.slice(1)} ${shown(path)} is ${size} bytes; the check reads files of up to ${maxBytes} bytes.`,
+        'Check that the path names the right file, or shorten it.',
+      );
+    // Read through the handle checked, at most the bound (a file that grows is cut, not read whole).
+    const buffer = Buffer.alloc(size);
+    const { bytesRead } = await handle.read(buffer, 0, size, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
   }
 }
 
