@@ -6,10 +6,27 @@ import {
   type ClientRulesInput,
 } from './clients/claude-code/client-rules.js';
 import type { ServerReport } from './report/report.js';
+import { claudeCode } from './clients/claude-code/client.js';
+import { claudeCodeState } from './clients/claude-code/claude-model.js';
+import { mappedDecision, type RuleMapping } from './clients/claude-code/claude-settings.js';
+import type { ClientTool } from './clients/client.js';
+import {
+  judgeClient,
+  type ClientsInput,
+  type JudgedClient,
+  type RecordedClientTool,
+} from './clients/judge.js';
+import type { RecordedHint, ToolRecord } from './core/classlist.js';
+import { HINT_NAMES, type HintName } from './core/tools.js';
+import type { AuditedTool } from './report/report.js';
 
 /*
  * The audit's client step (audit.ts): what clients/ computes as plain data, put where the
- * report holds it.
+ * report holds it. Every committed client config the run found is judged through the registry's
+ * rows (clients/judge.ts): each audited tool's decision per client put on it (tools[].clients),
+ * and the findings, each under its server. Claude Code's findings come from its own verified
+ * check (applyClientRules), which says more than the generic one can; its decisions are put on
+ * tools[].clients too.
  */
 
 /**
@@ -43,6 +60,91 @@ export function applyClientRules(
     const server = servers.find((s) => s.server === record.server);
     if (server) server.findings.push(finding);
     else run.push(finding);
+  }
+  return run;
+}
+
+export type { ClientsInput };
+
+/** The hints a tool declares, from what the class list records (`absent` is not declared). */
+function declaredOf(hints: Record<HintName, RecordedHint>): ClientTool['declared'] {
+  const out: ClientTool['declared'] = {};
+  for (const h of HINT_NAMES) if (hints[h] !== 'absent') out[h] = hints[h];
+  return out;
+}
+
+/** A recorded tool as the seam takes it: its class and hints as reviewed, and its mapping. */
+export function recordedTool(
+  key: string,
+  record: ToolRecord,
+  mapping: RuleMapping,
+): RecordedClientTool {
+  const decision = mappedDecision(mapping, key, record);
+  return {
+    key,
+    server: record.server,
+    tool: record.tool,
+    class: record.class,
+    declared: declaredOf(record.hints),
+    ...(decision !== mapping.classes[record.class] ? { decision } : {}),
+  };
+}
+
+/** An audited tool as the seam takes it: its class and the hints it declares now. */
+function liveTool(server: string, tool: AuditedTool): ClientTool {
+  const declared: ClientTool['declared'] = {};
+  for (const h of HINT_NAMES) {
+    const state = tool.hints[h];
+    if (state.declared && state.value !== undefined) declared[h] = state.value;
+  }
+  return { server, tool: tool.name, class: tool.class, declared };
+}
+
+/**
+ * The clients to judge: Claude Code's settings (when checked) first, judged by its own check,
+ * then each other client whose committed files were found.
+ */
+function judgedClients(input: ClientsInput | undefined, claude: ClientRulesInput | undefined) {
+  const out: (JudgedClient & { ownCheck?: true })[] = [];
+  if (claude)
+    out.push({ client: claudeCode, state: claudeCodeState(claude.files), ownCheck: true });
+  for (const judged of input?.judged ?? [])
+    if (judged.client.id !== claudeCode.id) out.push(judged);
+  return out;
+}
+
+/**
+ * Puts each audited tool's decision per client on it, and each tool finding on its server's
+ * findings; returns the findings about the files (and about tools of servers not audited in this
+ * run), which belong to the run.
+ */
+export function applyClients(
+  servers: ServerReport[],
+  list: ClassList | undefined,
+  input: ClientsInput | undefined,
+  claude: ClientRulesInput | undefined,
+): Finding[] {
+  const judged = judgedClients(input, claude);
+  if (!judged.length) return [];
+  for (const server of servers)
+    for (const tool of server.tools) {
+      const live = liveTool(server.server, tool);
+      tool.clients = Object.fromEntries(
+        judged.map(({ client, state }) => [client.id, client.decide(state, live)]),
+      );
+    }
+  const mapping = input?.mapping ?? (claude as ClientRulesInput).mapping;
+  const recorded = [...(list?.tools ?? [])].map(([key, r]) => recordedTool(key, r, mapping));
+  const run: Finding[] = [];
+  for (const one of judged) {
+    if (one.ownCheck) continue;
+    const check = judgeClient(one, recorded, mapping.classes);
+    run.push(...check.ruleFindings);
+    for (const { server: name, finding } of check.toolFindings) {
+      const server = servers.find((s) => s.server === name);
+      if (server) server.findings.push(finding);
+      else run.push(finding);
+    }
   }
   return run;
 }

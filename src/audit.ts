@@ -42,7 +42,7 @@ import {
   staleServers,
 } from './core/renames.js';
 import type { ClientRulesInput } from './clients/claude-code/client-rules.js';
-import { applyClientRules } from './audit-clients.js';
+import { applyClientRules, applyClients, type ClientsInput } from './audit-clients.js';
 import { pairMoves } from './core/moves.js';
 import { recordedOf, updatedClassList, withoutMalformed } from './core/update.js';
 import { applyPolicy } from './core/waivers.js';
@@ -85,6 +85,8 @@ export interface AuditOptions {
   today?: string;
   /** Claude Code settings files to check against the class list (check only). */
   clientRules?: ClientRulesInput;
+  /** The other clients' committed configs to check against the class list (check only). */
+  clients?: ClientsInput;
   /**
    * What reading the base found about the run itself: the PR's config relaxing the base
    * commit's (config-relaxed), a class list that moved (class-list-moved). For check.
@@ -396,9 +398,10 @@ async function judge(
   if (removed.names.length) report.removedServers = removed.names;
   // A recorded server the config no longer has is the run's finding: under the first audited
   // server, it would blame that server (and its comment) alone.
-  const ruleFindings = options.clientRules
-    ? applyClientRules(servers, classList, options.clientRules)
-    : [];
+  const ruleFindings = [
+    ...(options.clientRules ? applyClientRules(servers, classList, options.clientRules) : []),
+    ...applyClients(servers, classList, options.clients, options.clientRules),
+  ];
   const names = servers.map((s) => s.server);
   // The approval label first, then the base's findings: the order the two are awaited in.
   const approved = (await options.approved) ?? false;

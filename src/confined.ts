@@ -195,40 +195,51 @@ export async function writeConfined(
  * Reads a file of the repository the check judges (a client's committed config): undefined when
  * nothing is there; its real place must be inside the root (a link under the root that leads out
  * of it, or nowhere, is refused before anything is read), it must be a regular file, and no
- * larger than `maxBytes`. AuditError otherwise, naming the path.
+ * larger than `maxBytes`. AuditError otherwise, naming the path. `read` gives the text instead
+ * (the action's files as read before the server under audit ran, see prestart.ts).
  */
 export async function readConfined(
   path: string,
   root: WriteRoot,
   what: string,
-  maxBytes: number,
+  options: { maxBytes: number; read?: (path: string) => Promise<string> },
 ): Promise<string | undefined> {
   if ((await isLink(resolve(path))) === undefined) return undefined;
+  const fail = (error: unknown, doing: string) =>
+    error instanceof AuditError
+      ? error
+      : new AuditError(`Could not ${doing} ${what} ${shown(path)}: ${getErrorMessage(error)}.`);
   let real: string;
   try {
     real = await checkedPlace(path, root, what, 'read');
   } catch (error) {
-    if (error instanceof AuditError) throw error;
-    throw new AuditError(
-      `Could not check where ${what} ${shown(path)} is: ${getErrorMessage(error)}.`,
-    );
+    throw fail(error, 'check where to read');
   }
-  const handle = await open(real, 'r').catch((error: unknown) => {
-    throw new AuditError(`Could not read ${what} ${shown(path)}: ${getErrorMessage(error)}.`);
-  });
+  const tooLarge = (size: number) =>
+    new AuditError(
+      `${what} ${shown(path)} is ${size} bytes; the check reads files of up to ${options.maxBytes} bytes.`,
+      'Check that the path names the right file, or shorten it.',
+    );
   try {
-    const size = (await handle.stat()).size;
-    if (size > maxBytes)
-      throw new AuditError(
-        `${what[0]?.toUpperCase() ?? ''}${what.slice(1)} ${shown(path)} is ${size} bytes; the check reads files of up to ${maxBytes} bytes.`,
-        'Check that the path names the right file, or shorten it.',
-      );
-    // Read through the handle checked, at most the bound (a file that grows is cut, not read whole).
-    const buffer = Buffer.alloc(size);
-    const { bytesRead } = await handle.read(buffer, 0, size, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await handle.close();
+    if (options.read) {
+      const text = await options.read(path);
+      if (Buffer.byteLength(text, 'utf8') > options.maxBytes)
+        throw tooLarge(Buffer.byteLength(text, 'utf8'));
+      return text;
+    }
+    const handle = await open(real, 'r');
+    try {
+      // Sized through the handle checked: a file that grows after is cut at its size, not read whole.
+      const size = (await handle.stat()).size;
+      if (size > options.maxBytes) throw tooLarge(size);
+      const buffer = Buffer.alloc(size);
+      const { bytesRead } = await handle.read(buffer, 0, size, 0);
+      return buffer.subarray(0, bytesRead).toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw fail(error, 'read');
   }
 }
 

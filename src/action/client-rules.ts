@@ -9,12 +9,13 @@ import {
   type RuleMapping,
 } from '../clients/claude-code/claude-settings.js';
 import type { ClientRulesInput } from '../clients/claude-code/client-rules.js';
-import { runnerTempRoot, writeConfined } from '../confined.js';
+import { repositoryRoot, runnerTempRoot, writeConfined } from '../confined.js';
 import { asChecked } from '../clients/claude-code/claude-model.js';
 import { showSettingsAs } from '../clients/claude-code/settings-check.js';
 import type { RuleNotesContext } from '../clients/claude-code/rule-notes.js';
 import type { ClassList } from '../core/classlist.js';
-import { clientRulesInput } from '../config/client-settings.js';
+import { clientRulesInput, clientsInput } from '../config/client-settings.js';
+import type { ClientsInput } from '../clients/judge.js';
 import { shellQuote } from '../config/settings.js';
 import type { ConfigFile } from '../config/file.js';
 import type { ActionInputs } from '../config/inputs.js';
@@ -35,6 +36,8 @@ export interface ActionClientRules {
   mapping: RuleMapping;
   /** For check: the settings files read, when there are any. */
   check?: ClientRulesInput;
+  /** For check: the other clients' committed configs, when there are any. */
+  clients?: ClientsInput;
   /** For the comment, with settings checked. */
   notes?: RuleNotesContext;
 }
@@ -73,12 +76,18 @@ export async function actionClientRules(
     }
   };
   const check = await clientRulesInput(inputs.claudeSettings, file, configPath, read);
-  if (!check) return { mapping };
+  const clients = await clientsInput(file, configPath, {
+    root: await repositoryRoot(process.env.GITHUB_WORKSPACE ?? process.cwd()),
+    show: repoPath,
+    read: readTrusted,
+  });
+  if (!check) return { mapping, ...(clients ? { clients } : {}) };
   for (const settings of check.files)
     showSettingsAs(asChecked(settings), await repoPath(settings.path));
   return {
     mapping,
     check,
+    ...(clients ? { clients } : {}),
     notes: { mapping, writeCommand: writeCommand(inputs, check.writeTarget) },
   };
 }

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { directSpawn } from '../config/command-line.js';
-import { DEFAULT_SETTINGS, LOCAL_SETTINGS } from '../config/defaults.js';
+import { CLIENT_PROJECT_FILES, DEFAULT_SETTINGS, LOCAL_SETTINGS } from '../config/defaults.js';
 import { readInputs } from '../config/inputs.js';
 import { startEarly } from '../server/early.js';
 import { earlyReadError, readNow } from '../trusted.js';
@@ -34,13 +34,14 @@ export function prestartForAction(env: NodeJS.ProcessEnv): void {
       process.chdir(resolve(env.GITHUB_WORKSPACE ?? process.cwd(), inputs.workingDirectory));
       enteredWorkingDirectoryEarly = true;
     }
-    // The Claude Code settings files the check judges, too (files only the config file names
-    // are read once it is parsed).
+    // The client configs the check judges, too (files only the config file names are read once
+    // it is parsed).
     readNow(
       [
         env.GITHUB_EVENT_PATH,
         inputs.config,
         ...(inputs.claudeSettings ?? [DEFAULT_SETTINGS, LOCAL_SETTINGS]),
+        ...CLIENT_PROJECT_FILES,
       ].filter((p): p is string => Boolean(p)),
     );
     // A config file the audit will refuse (unreadable, or named but missing): start nothing.

@@ -314,6 +314,7 @@ async function audit(
   );
   if (clientRules.check) options.clientRules = clientRules.check;
   if (connect) options.connect = connect;
+  if (clientRules.clients) options.clients = clientRules.clients;
   const { report, settled, classList } = await runAudit(settings, options);
   // The JSON report is rendered while the servers exit; like everything this step writes, it is
   // written once they are gone, so that a server that lingers cannot replace it.

@@ -14,6 +14,7 @@ import {
 } from '../config/plan.js';
 import { logicalCwd } from '../config/base-reader.js';
 import { AuditError } from '../errors.js';
+import { repositoryRoot } from '../confined.js';
 import type { Finding } from '../core/findings.js';
 import { DEFAULT_CONFIG } from '../config/defaults.js';
 import { settingValues } from '../config/options.js';
@@ -21,7 +22,7 @@ import type { Mode } from '../report/report.js';
 import { render } from '../report/render.js';
 import { sarifOutput } from './sarif-output.js';
 import { HELP, quickAnswer, type CliResult } from './help.js';
-import { clientRulesInput } from '../config/client-settings.js';
+import { clientRulesInput, clientsInput } from '../config/client-settings.js';
 import { parseCommandLine, usageError, type CommandLine } from './args.js';
 
 /** A command line of list, check or update. */
@@ -153,6 +154,10 @@ async function auditOptionsOf(
   if (mode === 'check') {
     const clientRules = await clientRulesInput(values.settings, run.config.file, run.config.path);
     if (clientRules) options.clientRules = clientRules;
+    const clients = await clientsInput(run.config.file, run.config.path, {
+      root: await repositoryRoot(),
+    });
+    if (clients) options.clients = clients;
   }
   if (checked.findings) options.baseFindings = checked.findings;
   return options;

@@ -16,7 +16,11 @@ import type { HintName } from '../core/tools.js';
  */
 
 /** What a client does when the model calls a tool: run it, ask the user, refuse, or not offer it. */
-export type ClientDecision = 'allow' | 'ask' | 'deny' | 'hidden';
+export const CLIENT_DECISIONS = ['allow', 'ask', 'deny', 'hidden'] as const;
+export type ClientDecision = (typeof CLIENT_DECISIONS)[number];
+
+/** The shape of a client id (`claude-code`, `codex`): what JSON and the command line take. */
+export const CLIENT_ID = /^[a-z][a-z0-9-]{0,39}$/;
 
 /** A recorded tool as a client sees it: its server key, name, reviewed class and declared hints. */
 export interface ClientTool {

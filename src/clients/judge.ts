@@ -1,5 +1,6 @@
 import { finding, type Finding } from '../core/findings.js';
 import { NPX_COMMAND } from '../version.js';
+import type { RuleMapping } from './claude-code/claude-settings.js';
 import {
   expectedDecision,
   type ClassDecisions,
@@ -22,6 +23,12 @@ import {
 export interface JudgedClient {
   client: Client;
   state: unknown;
+}
+
+/** What check needs to judge the committed client configs: each client found, and the mapping. */
+export interface ClientsInput {
+  judged: JudgedClient[];
+  mapping: RuleMapping;
 }
 
 /** A recorded tool as the check judges it: the seam's shape, with its class-list key. */

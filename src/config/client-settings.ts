@@ -12,6 +12,9 @@ import {
   type CheckedSettings,
 } from '../clients/claude-code/settings-check.js';
 import { AuditError } from '../errors.js';
+import { claudeCode } from '../clients/claude-code/client.js';
+import type { ClientsInput } from '../clients/judge.js';
+import { committedClients, type ClientFilesOptions } from './client-files.js';
 import { git } from '../git.js';
 import { NPX_COMMAND } from '../version.js';
 import { DEFAULT_SETTINGS, LOCAL_SETTINGS } from './defaults.js';
@@ -83,4 +86,18 @@ export async function clientRulesInput(
     mapping: parseMapping(file?.clientRules, configPath),
     writeTarget: paths.find((p) => p.endsWith(DEFAULT_SETTINGS)) ?? (paths[0] as string),
   };
+}
+
+/**
+ * The other clients' committed configs check judges (client-files.ts), with the mapping they are
+ * judged by; undefined when the repository has none.
+ */
+export async function clientsInput(
+  file: ConfigFile | undefined,
+  configPath: string,
+  options: Omit<ClientFilesOptions, 'skip'>,
+): Promise<ClientsInput | undefined> {
+  const judged = await committedClients({ ...options, skip: [claudeCode.id] });
+  if (!judged.length) return undefined;
+  return { judged, mapping: parseMapping(file?.clientRules, configPath) };
 }

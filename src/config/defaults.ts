@@ -8,6 +8,12 @@ export const DEFAULT_CLASS_LIST = 'mcp-tool-classes.json';
 export const MCP_JSON = '.mcp.json';
 // Claude Code's settings files are its model's (clients/claude-code/); kept here for the readers.
 export { DEFAULT_SETTINGS, LOCAL_SETTINGS } from '../clients/claude-code/paths.js';
+import { DEFAULT_SETTINGS, LOCAL_SETTINGS } from '../clients/claude-code/paths.js';
+/**
+ * Every project file of the registry's clients (clients/registry.ts, each row's projectFiles):
+ * the action's entry reads them before the server under audit runs. A test keeps the two equal.
+ */
+export const CLIENT_PROJECT_FILES: readonly string[] = [DEFAULT_SETTINGS, LOCAL_SETTINGS];
 
 // The policies' names are core/'s (what checks tools); kept here too for the config readers.
 export { POLICIES, type Policy } from '../core/policy-names.js';

@@ -1,6 +1,7 @@
 import * as z from 'zod/v4';
 import { lazily } from '../lazy.js';
 import { DECISIONS } from '../clients/claude-code/permissions.js';
+import { CLIENT_DECISIONS, CLIENT_ID } from '../clients/client.js';
 import type { ToolRecord } from '../core/classlist.js';
 import type { ToolChange } from '../core/diff.js';
 import { ERA_SETTINGS } from '../core/eras.js';
@@ -90,6 +91,18 @@ function toolSchema({ text }: Parts) {
         file: text.optional(),
         line: z.number().int().positive().optional(),
       })
+      .optional(),
+    clients: z
+      .record(
+        z.string().regex(CLIENT_ID),
+        z.strictObject({
+          decision: z.enum(CLIENT_DECISIONS),
+          rule: text.optional(),
+          file: text.optional(),
+          line: z.number().int().positive().optional(),
+          byClient: text.optional(),
+        }),
+      )
       .optional(),
   });
 }
@@ -231,6 +244,7 @@ function toolJson(server: string, t: AuditedTool): ReportJson['tools'][number] {
     description: t.description,
     schemaHash: t.schemaHash,
     claudeCode: t.claudeCode,
+    clients: t.clients,
   };
 }
 

@@ -4,6 +4,7 @@
 // the shared leaves; never config/ or a layer above (scripts/layers.mjs). A new output format
 // starts here.
 import type { ClaudeCodeDecision } from '../clients/claude-code/client-rules.js';
+import type { ClientVerdict } from '../clients/client.js';
 import type { ClassifiedTool } from '../core/classify.js';
 import { fullToolName, type ToolRecord } from '../core/classlist.js';
 import type { ToolChange } from '../core/diff.js';
@@ -22,6 +23,8 @@ export interface AuditedTool extends ClassifiedTool {
   fullName: string;
   /** With settings files to check: what Claude Code decides for the tool. */
   claudeCode?: ClaudeCodeDecision;
+  /** With committed client configs checked: what each client decides, by client id. */
+  clients?: Record<string, ClientVerdict>;
 }
 
 export interface ServerReport {

@@ -5,6 +5,8 @@ import { hintText } from '../core/text.js';
 import { HINT_NAMES } from '../core/tools.js';
 import { markdownSafe } from '../escape.js';
 import type { AuditedTool } from './report.js';
+import type { ClientVerdict } from '../clients/client.js';
+import { clientById } from '../clients/registry.js';
 
 /*
  * The report's tables in markdown (the job summary, --format markdown, the PR comment), each
@@ -129,14 +131,47 @@ export function findingsTable(findings: Finding[]): Table {
 
 export function inventoryTable(tools: AuditedTool[]): Table {
   const rules = tools.some((t) => t.claudeCode);
+  const others = otherClients(tools);
+  const extra = [
+    ...(rules ? ['Claude Code'] : []),
+    ...others.map((c) => markdownSafe(c.label, 40)),
+  ];
   return {
-    header: `| Tool | Title | Class | Reach | readOnly | destructive | idempotent | openWorld |${rules ? ' Claude Code |' : ''}\n| --- | --- | --- | --- | --- | --- | --- | --- |${rules ? ' --- |' : ''}`,
+    header: `| Tool | Title | Class | Reach | readOnly | destructive | idempotent | openWorld |${extra.map((e) => ` ${e} |`).join('')}\n| --- | --- | --- | --- | --- | --- | --- | --- |${' --- |'.repeat(extra.length)}`,
     count: tools.length,
     row: (i) => {
       const t = tools[i] as AuditedTool;
-      return `| ${markdownSafe(t.name, 64)} | ${t.titleSource === 'none' ? '_none_' : markdownSafe(t.title, 80)} | ${CLASS_ICON[t.class]} | ${t.reach} | ${HINT_NAMES.map((h) => mdHint(recordedHint(t.hints[h]))).join(' | ')} |${rules ? ` ${claudeCodeCell(t, markdownSafe)} |` : ''}`;
+      const cells = [
+        ...(rules ? [claudeCodeCell(t, markdownSafe)] : []),
+        ...others.map((c) => clientCell(t.clients?.[c.id], markdownSafe)),
+      ];
+      return `| ${markdownSafe(t.name, 64)} | ${t.titleSource === 'none' ? '_none_' : markdownSafe(t.title, 80)} | ${CLASS_ICON[t.class]} | ${t.reach} | ${HINT_NAMES.map((h) => mdHint(recordedHint(t.hints[h]))).join(' | ')} |${cells.map((c) => ` ${c} |`).join('')}`;
     },
   };
+}
+
+/**
+ * The clients other than Claude Code (which has its own column) that decide some of the tools,
+ * in the order the tools list them, each with the name people know.
+ */
+export function otherClients(tools: AuditedTool[]): { id: string; label: string }[] {
+  const ids = new Set(tools.flatMap((t) => Object.keys(t.clients ?? {})));
+  ids.delete('claude-code');
+  return [...ids].map((id) => ({ id, label: clientById(id)?.label ?? id }));
+}
+
+/** A client's decision and what makes it: `allow (rule, file:line)`, or what the client did itself. */
+export function clientCell(
+  v: ClientVerdict | undefined,
+  safe: (text: string, max: number) => string,
+): string {
+  if (!v) return '-';
+  const at =
+    v.file !== undefined
+      ? `, ${safe(`${v.file}${v.line !== undefined ? `:${v.line}` : ''}`, 80)}`
+      : '';
+  if (v.rule !== undefined) return `${v.decision} (${safe(v.rule, 60)}${at})`;
+  return `${v.decision} (${safe(v.byClient ?? 'default', 60)}${at})`;
 }
 
 /** A tool's Claude Code decision and the rule that makes it: `deny (mcp__notes__delete_note)`. */

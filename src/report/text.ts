@@ -15,7 +15,14 @@ import {
   type Report,
   type ServerReport,
 } from './report.js';
-import { claudeCodeCell, groupFindings, toolsCell, type FindingGroup } from './table.js';
+import {
+  claudeCodeCell,
+  clientCell,
+  groupFindings,
+  otherClients,
+  toolsCell,
+  type FindingGroup,
+} from './table.js';
 
 /* The report as text, for a person at a terminal: a table per server and a one-line verdict. */
 
@@ -132,6 +139,12 @@ function serverText(s: ServerReport): string {
     if (s.tools.some((t) => t.claudeCode)) {
       (rows[0] as string[]).push('CLAUDE CODE');
       s.tools.forEach((t, i) => rows[i + 1]?.push(claudeCodeCell(t, terminalSafe)));
+    }
+    for (const client of otherClients(s.tools)) {
+      (rows[0] as string[]).push(terminalSafe(client.label, 40).toUpperCase());
+      s.tools.forEach((t, i) =>
+        rows[i + 1]?.push(clientCell(t.clients?.[client.id], terminalSafe)),
+      );
     }
     lines.push(table(rows), '');
   }

@@ -55,7 +55,7 @@ export function fakeClient(overrides: Partial<Client> = {}): Client {
         return {
           decision: 'allow',
           byClient: 'auto runs it from its annotations (destructiveHint false)',
-          file: state.file as string,
+          file: state.file,
           line: lineOf(state, '"auto"'),
         };
       return { decision: 'ask', byClient: 'it asks by default' };

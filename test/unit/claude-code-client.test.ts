@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { claudeCode } from '../../src/clients/claude-code/client.js';
 import { mergePermissions } from '../../src/clients/claude-code/claude-settings.js';
 import type { ClientTool } from '../../src/clients/client.js';
-import { clientById } from '../../src/clients/registry.js';
+import { CLIENTS, clientById } from '../../src/clients/registry.js';
+import { CLIENT_PROJECT_FILES } from '../../src/config/defaults.js';
 import { AuditError } from '../../src/errors.js';
 
 const MAPPING = { read: 'allow', edit: 'ask', delete: 'deny' } as const;
@@ -86,5 +87,11 @@ describe('the Claude Code row', () => {
     expect(() => claudeCode.writeRules('{ nope', TOOLS, MAPPING, 'custom.json')).toThrow(
       /custom\.json/,
     );
+  });
+});
+
+describe('the registry', () => {
+  it("lists every row's project files where the action's entry reads them early", () => {
+    expect([...CLIENT_PROJECT_FILES].sort()).toEqual(CLIENTS.flatMap((c) => c.projectFiles).sort());
   });
 });

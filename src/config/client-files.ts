@@ -1,0 +1,60 @@
+// The committed configs of the clients in the registry (clients/registry.ts) that the check
+// judges: each client's project files that exist, read safely (inside the repository, links
+// resolved inside it, bounded), and the state the client's model makes of them. Claude Code's
+// settings are read by client-settings.ts (--settings, the claude-settings input).
+import { AuditError } from '../errors.js';
+import { readConfined, type WriteRoot } from '../confined.js';
+import type { Client, ClientFile } from '../clients/client.js';
+import type { JudgedClient } from '../clients/judge.js';
+import { CLIENTS } from '../clients/registry.js';
+import { MAX_SETTINGS_BYTES } from '../clients/claude-code/settings-check.js';
+
+/** How the files are found and named: the root reads stay in, and the path reports show. */
+export interface ClientFilesOptions {
+  root: WriteRoot;
+  /** The path reports show for a project file (the action names files from the repository root). */
+  show?: (path: string) => Promise<string>;
+  /** Gives a file's text (the action's, as read before the server ran); default: read it now. */
+  read?: (path: string) => Promise<string>;
+  /** The clients whose files are read elsewhere (Claude Code's, by client-settings.ts). */
+  skip?: readonly string[];
+  clients?: readonly Client[];
+}
+
+/** One client's project files that exist, each under the path reports show. */
+async function projectFiles(client: Client, options: ClientFilesOptions): Promise<ClientFile[]> {
+  const files: ClientFile[] = [];
+  for (const path of client.projectFiles) {
+    const text = await readConfined(path, options.root, `${client.label}'s file`, {
+      maxBytes: MAX_SETTINGS_BYTES,
+      ...(options.read ? { read: options.read } : {}),
+    });
+    if (text !== undefined)
+      files.push({ path: options.show ? await options.show(path) : path, text });
+  }
+  return files;
+}
+
+/**
+ * Each registry client whose project files exist and configure it, with the state its model
+ * reads from them. A file that does not parse is an AuditError naming the client and the file:
+ * a config the check cannot read is never judged as "no rules".
+ */
+export async function committedClients(options: ClientFilesOptions): Promise<JudgedClient[]> {
+  const judged: JudgedClient[] = [];
+  for (const client of options.clients ?? CLIENTS) {
+    if (options.skip?.includes(client.id)) continue;
+    const files = await projectFiles(client, options);
+    if (!files.length) continue;
+    let state: unknown;
+    try {
+      state = client.read(files);
+    } catch (error) {
+      // Said of the client, so that a reader knows whose file it is.
+      if (!(error instanceof AuditError) || error.message.includes(client.label)) throw error;
+      throw new AuditError(`${client.label}: ${error.message}`, error.hint, error.details);
+    }
+    if (client.configures(state)) judged.push({ client, state });
+  }
+  return judged;
+}
