@@ -47,6 +47,7 @@ export async function committedClients(options: ClientFilesOptions): Promise<Jud
     const files = await projectFiles(client, options);
     if (!files.length) continue;
     let state: unknown;
+    await client.load?.();
     try {
       state = client.read(files);
     } catch (error) {

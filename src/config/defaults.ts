@@ -13,7 +13,11 @@ import { DEFAULT_SETTINGS, LOCAL_SETTINGS } from '../clients/claude-code/paths.j
  * Every project file of the registry's clients (clients/registry.ts, each row's projectFiles):
  * the action's entry reads them before the server under audit runs. A test keeps the two equal.
  */
-export const CLIENT_PROJECT_FILES: readonly string[] = [DEFAULT_SETTINGS, LOCAL_SETTINGS];
+export const CLIENT_PROJECT_FILES: readonly string[] = [
+  DEFAULT_SETTINGS,
+  LOCAL_SETTINGS,
+  '.codex/config.toml',
+];
 
 // The policies' names are core/'s (what checks tools); kept here too for the config readers.
 export { POLICIES, type Policy } from '../core/policy-names.js';

@@ -110,3 +110,23 @@ describe('check judges each committed client config', () => {
     );
   });
 });
+
+describe('the registry rows judged by check', () => {
+  it('Codex CLI: an approve on a delete tool fails, naming Codex CLI, the file and the line', async () => {
+    const dir = await repository();
+    await mkdir(join(dir, '.codex'));
+    await writeFile(
+      join(dir, '.codex/config.toml'),
+      '[mcp_servers.notes]\ncommand = "node"\n\n[mcp_servers.notes.tools.delete_note]\napproval_mode = "approve"\n',
+    );
+    const run = await check(dir);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout) as Json;
+    const found = report.findings.find((f) => f.rule === 'rule-allows-delete');
+    expect(found?.message).toContain('in Codex CLI');
+    expect(found?.location).toEqual({ file: '.codex/config.toml', line: 5 });
+    expect(report.tools.find((t) => t.name === 'delete_note')?.clients?.codex?.decision).toBe(
+      'allow',
+    );
+  });
+});
