@@ -2,7 +2,8 @@
 // judges: each client's project files that exist, read safely (inside the repository, links
 // resolved inside it, bounded), and the state the client's model makes of them. Claude Code's
 // settings are read by client-settings.ts (--settings, the claude-settings input).
-import { AuditError } from '../errors.js';
+import { readdir } from 'node:fs/promises';
+import { AuditError, getErrorMessage } from '../errors.js';
 import { readConfined, type WriteRoot } from '../confined.js';
 import type { Client, ClientFile } from '../clients/client.js';
 import type { JudgedClient } from '../clients/judge.js';
@@ -21,10 +22,35 @@ export interface ClientFilesOptions {
   clients?: readonly Client[];
 }
 
+/** The most files of one project folder read (a client's policies folder holds a few). */
+const MAX_DIR_FILES = 100;
+
+/** The files of a client's project folders (sorted, bounded), as repository-relative paths. */
+async function folderFiles(client: Client): Promise<string[]> {
+  const out: string[] = [];
+  for (const dir of client.projectDirs ?? []) {
+    const entries = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+      throw new AuditError(
+        `Could not list ${client.label}'s folder ${dir}: ${getErrorMessage(error)}.`,
+      );
+    });
+    const names = entries
+      .filter((e) => e.isFile() || e.isSymbolicLink())
+      .map((e) => e.name)
+      .sort()
+      .slice(0, MAX_DIR_FILES);
+    out.push(...names.map((name) => `${dir}/${name}`));
+  }
+  return out;
+}
+
 /** One client's project files that exist, each under the path reports show. */
 async function projectFiles(client: Client, options: ClientFilesOptions): Promise<ClientFile[]> {
   const files: ClientFile[] = [];
-  for (const path of client.projectFiles) {
+  // Each file of a folder is read as a project file is: inside the repository, bounded.
+  for (const path of [...client.projectFiles, ...(await folderFiles(client))]) {
     const text = await readConfined(path, options.root, `${client.label}'s file`, {
       maxBytes: MAX_SETTINGS_BYTES,
       ...(options.read ? { read: options.read } : {}),

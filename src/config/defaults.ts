@@ -17,6 +17,8 @@ export const CLIENT_PROJECT_FILES: readonly string[] = [
   DEFAULT_SETTINGS,
   LOCAL_SETTINGS,
   '.codex/config.toml',
+  '.gemini/settings.json',
+  '.gemini/mcp-tool-classes.policy.toml',
 ];
 
 // The policies' names are core/'s (what checks tools); kept here too for the config readers.
