@@ -123,7 +123,10 @@ function start(args: string[], cwd: string, homeDir: string, api: GeminiApi): Ch
   });
 }
 
-/** Ends the process group: Gemini lingers about 95 s after answering (telemetry flush). */
+/**
+ * Ends the process group once the answer is out: ACP never exits on its own, and Gemini was
+ * reported to linger about 95 s after answering (telemetry flush; here -p exited within a second).
+ */
 function stop(child: ChildProcess): void {
   try {
     process.kill(-(child.pid as number), 'SIGKILL');
