@@ -1,10 +1,9 @@
-import type { EraSetting, Overrides } from './settings.js';
-import { ERA_SETTINGS } from '../core/eras.js';
-import { DEFAULT_CONFIG, POLICIES, type Policy } from './defaults.js';
+import type { Overrides } from './settings.js';
+import { DEFAULT_CONFIG } from './defaults.js';
 import { AuditError } from '../errors.js';
 import { splitCommand } from './command-line.js';
-import { mergeSecrets, redactArgs, redactUrl, secretsOf, secretsOfEnv } from '../redact.js';
-import { FAIL_ON_LEVELS, type FailOn } from '../core/rules.js';
+import { mergeSecrets, redactArgs, secretsOf, secretsOfEnv } from '../redact.js';
+import { ROWS, settingValues, type InputSpec, type OptionValues } from './options.js';
 
 /**
  * An input as the runner passes it (INPUT_<NAME>, spaces as underscores), trimmed; undefined when
@@ -46,27 +45,42 @@ function invalid(input: string, value: string, expected: string): AuditError {
   );
 }
 
-function oneOf<T extends string>(
-  input: string,
-  allowed: readonly T[],
-  fallback: T,
-  env: NodeJS.ProcessEnv,
-): T {
-  const value = getOptionalInput(input, env);
-  if (value === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(value))
-    throw invalid(input, value, `one of ${allowed.join(', ')}`);
-  return value as T;
+/** The items of an input that lists several values, written as its row says (InputSpec.list). */
+function itemsOf(value: string, list: NonNullable<InputSpec['list']>): string[] {
+  if (list === 'words') return value.split(/[\s,]+/).filter(Boolean);
+  const lines = value
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  return list === 'lines'
+    ? lines
+    : lines.flatMap((l) => l.split(',').flatMap((p) => (p.trim() ? [p.trim()] : [])));
 }
 
 /** Lines of a multi-line input, blank lines and # comments skipped. */
 function lines(input: string, env: NodeJS.ProcessEnv): string[] | undefined {
   const value = getOptionalInput(input, env);
-  if (value === undefined) return undefined;
-  return value
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#'));
+  return value === undefined ? undefined : itemsOf(value, 'lines');
+}
+
+/**
+ * Every input given, read by its row's kind (options.ts), by option id: a value the kind refuses
+ * is an error naming the input and what it must be, the value shown without its secrets.
+ */
+export function inputValues(env: NodeJS.ProcessEnv = process.env): OptionValues {
+  const values: Record<string, unknown> = {};
+  for (const row of ROWS) {
+    if (!row.input) continue;
+    const value = getOptionalInput(row.input.name, env);
+    if (value === undefined) continue;
+    const texts = row.input.list ? itemsOf(value, row.input.list) : [value];
+    if (!texts.length) continue;
+    const read = row.kind.parse(texts);
+    if ('refused' in read)
+      throw invalid(row.input.name, row.kind.shown(value), row.kind.expected.input);
+    values[row.id] = read.value;
+  }
+  return values;
 }
 
 /**
@@ -108,111 +122,46 @@ function commandSecrets(line: string | undefined): string[] {
 }
 
 /** What the inputs say about the servers and how to judge them, as settings take it. */
-function readOverrides(env: NodeJS.ProcessEnv): Overrides {
-  const overrides: Overrides = {};
-  const command = getOptionalInput('command', env);
-  const url = getOptionalInput('url', env);
-  if (command !== undefined && url !== undefined)
+function readOverrides(values: OptionValues): Overrides {
+  if (values.command !== undefined && values.url !== undefined)
     throw new AuditError(
       'Inputs "command" and "url" are both set.',
       'Give the stdio command or the HTTP url, not both.',
     );
-  if (command !== undefined) {
-    overrides.command = splitCommand(command);
-    if (!overrides.command.length || !overrides.command[0])
-      throw invalid(
-        'command',
-        redactArgs(overrides.command).shown.join(' '),
-        'a command line such as "node server.js"',
-      );
-  }
-  if (url !== undefined) {
-    if (!/^https?:\/\//.test(url))
-      throw invalid('url', redactUrl(url), 'an http:// or https:// URL');
-    overrides.url = url;
-  }
-  const start = getOptionalInput('start', env);
-  if (start !== undefined) {
-    if (url === undefined)
-      throw new AuditError(
-        'Input "start" is set without "url".',
-        'start launches the HTTP server named by url; set url too.',
-      );
-    overrides.start = splitCommand(start);
-  }
-  const headers = lines('headers', env);
-  if (headers) overrides.headers = headers;
-  const serverEnv = lines('env', env);
-  if (serverEnv) overrides.env = serverEnv;
-  const serverName = getOptionalInput('server-name', env);
-  if (serverName !== undefined) overrides.serverName = serverName;
-  const classList = getOptionalInput('class-list', env);
-  if (classList !== undefined) overrides.classList = classList;
-  const policies = getOptionalInput('policies', env);
-  if (policies !== undefined) {
-    const list = policies.split(/[\s,]+/).filter(Boolean);
-    const bad = list.find((p) => !(POLICIES as readonly string[]).includes(p));
-    if (bad !== undefined)
-      throw invalid('policies', policies, `a comma-separated list of ${POLICIES.join(', ')}`);
-    overrides.policies = list as Policy[];
-  }
-  const failOn = getOptionalInput('fail-on', env);
-  if (failOn !== undefined)
-    overrides.failOn = oneOf<FailOn>('fail-on', FAIL_ON_LEVELS, 'error', env);
-  const era = getOptionalInput('protocol-era', env);
-  if (era !== undefined)
-    overrides.era = oneOf<EraSetting>('protocol-era', ERA_SETTINGS, 'legacy', env);
-  const approveLabel = getOptionalInput('approve-label', env);
-  if (approveLabel !== undefined) overrides.approveLabel = approveLabel;
-  const servers = getOptionalInput('servers', env);
-  if (servers !== undefined) overrides.only = servers.split(/[\s,]+/).filter(Boolean);
-  const concurrency = getOptionalInput('concurrency', env);
-  if (concurrency !== undefined) {
-    if (!/^[1-9][0-9]{0,5}$/.test(concurrency))
-      throw invalid('concurrency', concurrency, 'a whole number of servers such as 4');
-    overrides.concurrency = Number(concurrency);
-  }
-  return overrides;
+  if (values.start !== undefined && values.url === undefined)
+    throw new AuditError(
+      'Input "start" is set without "url".',
+      'start launches the HTTP server named by url; set url too.',
+    );
+  return settingValues(values);
 }
 
 /** The action's inputs, each checked: a bad value is an error naming the input. */
 export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
-  const overrides = readOverrides(env);
-  const config = getOptionalInput('config', env);
+  const values = inputValues(env);
+  const overrides = readOverrides(values);
+  const config = values.config;
   const inputs: ActionInputs = {
     overrides,
     config: config ?? DEFAULT_CONFIG,
     // action.yml passes the default path when the workflow names none; only another path must exist.
     configRequired: config !== undefined && config !== DEFAULT_CONFIG,
-    mode: oneOf('mode', ['check', 'update'], 'check', env),
-    comment: oneOf<CommentMode>('comment', ['auto', 'always', 'never'], 'auto', env),
+    mode: values.mode ?? 'check',
+    comment: values.comment ?? 'auto',
   };
-  const token = getOptionalInput('github-token', env);
-  if (token !== undefined) inputs.token = token;
-  const pr = getOptionalInput('pr-number', env);
-  if (pr !== undefined) {
-    const n = Number(pr);
-    if (!/^[1-9][0-9]*$/.test(pr) || !Number.isSafeInteger(n))
-      throw invalid('pr-number', pr, 'a pull request number such as 42');
-    inputs.prNumber = n;
-  }
-  const cwd = getOptionalInput('working-directory', env);
-  if (cwd !== undefined) inputs.workingDirectory = cwd;
-  const reportFile = getOptionalInput('report-file', env);
-  if (reportFile !== undefined) {
+  if (values.token !== undefined) inputs.token = values.token;
+  if (values.prNumber !== undefined) inputs.prNumber = values.prNumber;
+  if (values.workingDirectory !== undefined) inputs.workingDirectory = values.workingDirectory;
+  if (values.reportFile !== undefined) {
     if (inputs.mode !== 'check')
       throw invalid(
         'report-file',
-        reportFile,
+        values.reportFile,
         'used with mode: check (it comments from an earlier audit)',
       );
-    inputs.reportFile = reportFile;
+    inputs.reportFile = values.reportFile;
   }
-  const sarif = getOptionalInput('sarif-file', env);
-  if (sarif !== undefined) inputs.sarifFile = sarif;
-  const claudeSettings = lines('claude-settings', env)?.flatMap((l) =>
-    l.split(',').flatMap((p) => (p.trim() ? [p.trim()] : [])),
-  );
-  if (claudeSettings?.length) inputs.claudeSettings = claudeSettings;
+  if (values.sarifFile !== undefined) inputs.sarifFile = values.sarifFile;
+  if (values.settings?.length) inputs.claudeSettings = values.settings;
   return inputs;
 }

@@ -309,6 +309,22 @@ export const OPTIONS = {
       doc: 'legacy (initialize handshake), modern (2026-07-28, stateless) or both (audits each era and reports tools whose annotations differ). Default - protocolEra from the config file, else legacy.',
     },
   },
+  concurrency: {
+    kind: count('a whole number of servers such as 4'),
+    setting: true,
+    configKey: 'concurrency',
+    flag: {
+      name: 'concurrency',
+      value: 'N',
+      commands: AUDITS,
+      group: 'common',
+      doc: 'servers of the config file audited at once (default: twice the number of CPU cores, at least 4)',
+    },
+    input: {
+      name: 'concurrency',
+      doc: "How many servers of the config file are audited at once (their start-ups overlap; the report keeps the config file's order). Default - concurrency from the config file, else twice the number of CPU cores, at least 4.",
+    },
+  },
   startTimeout: {
     kind: seconds,
     setting: true,
@@ -355,22 +371,6 @@ export const OPTIONS = {
       commands: AUDITS,
       group: 'common',
       doc: 'the most tools listed (default 100000)',
-    },
-  },
-  concurrency: {
-    kind: count('a whole number of servers such as 4'),
-    setting: true,
-    configKey: 'concurrency',
-    flag: {
-      name: 'concurrency',
-      value: 'N',
-      commands: AUDITS,
-      group: 'common',
-      doc: 'servers of the config file audited at once (default: twice the number of CPU cores, at least 4)',
-    },
-    input: {
-      name: 'concurrency',
-      doc: "How many servers of the config file are audited at once (their start-ups overlap; the report keeps the config file's order). Default - concurrency from the config file, else the number of CPU cores, at least 2.",
     },
   },
   mode: {

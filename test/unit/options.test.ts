@@ -1,12 +1,17 @@
 // The option table (src/config/options.ts) is the one place an option is added: every surface
 // that lists options is made from it, so each row shows up in each, and only there.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { parseCommandLine } from '../../src/cli/args.js';
 import { HELP } from '../../src/cli/help.js';
 import { readConfigFile } from '../../src/config/file.js';
 import type { ChoiceKind } from '../../src/config/option-kinds.js';
 import { COMMANDS, ROWS } from '../../src/config/options.js';
+import { inputValues } from '../../src/config/inputs.js';
 import { describeError } from '../../src/errors.js';
+import { ROOT } from '../support/cli.js';
 
 /** What the user reads when the command line is refused. */
 function refusal(argv: string[]): string {
@@ -80,6 +85,30 @@ describe('the option table', () => {
       expect((file as Record<string, unknown>)[row.configKey as string], row.id).toEqual(
         data[row.configKey as string],
       );
+  });
+
+  it("is what action.yml's inputs say, in order, with their words and defaults", async () => {
+    const action = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as {
+      inputs: Record<string, { description: string; required: boolean; default?: string }>;
+    };
+    const rows = ROWS.flatMap((r) => (r.input ? [r.input] : []));
+    expect(Object.keys(action.inputs)).toEqual(rows.map((input) => input.name));
+    for (const input of rows)
+      expect(action.inputs[input.name], input.name).toEqual({
+        description: input.doc,
+        required: false,
+        ...(input.default !== undefined ? { default: input.default } : {}),
+      });
+  });
+
+  it('reads every input with its kind, by option id', () => {
+    for (const row of ROWS) {
+      if (!row.input) continue;
+      const values = (row.kind as Partial<ChoiceKind<string>>).values;
+      const text = values?.[0] ?? (row.id === 'url' ? 'http://127.0.0.1:1/mcp' : '1');
+      const read = inputValues({ [`INPUT_${row.input.name.toUpperCase()}`]: text });
+      expect(read[row.id], row.input.name).toBeDefined();
+    }
   });
 
   it('reads every flag a command takes with its kind, by option id', () => {
