@@ -10,7 +10,6 @@ export interface Layer {
   why: string;
 }
 export const LAYERS: Layer[];
-export const KNOWN_CYCLES: { files: string[]; why: string }[];
 export function layerOf(path: string): Layer | undefined;
 export function layerProblems(edges: [string, string][]): {
   unplaced: string[];

@@ -82,20 +82,6 @@ export const LAYERS = [
   },
 ];
 
-/**
- * Cycles known and let through for now, each with why: a cycle whose files are all in one of
- * these (a path, or a folder ending in '/') is not reported; a cycle with any other file is.
- */
-export const KNOWN_CYCLES = [
-  {
-    files: ['core/rules.ts', 'core/rules/', 'core/findings.ts', 'core/diff.ts'],
-    why: "A knot of types in the middle of the rule registry's move: the registry (core/rules.ts) reads RuleId off the rule files, whose checks' types name Finding and ToolChange, and findings.ts and diff.ts read the registry for a rule's severity. It goes once Finding and ToolChange are declared where the registry is not imported (or diff.ts raises its findings only through the rules' checks).",
-  },
-];
-
-const knownIn = (known, file) =>
-  known.files.some((f) => (f.endsWith('/') ? file.startsWith(f) : file === f));
-
 /** The layer of a path relative to src/ ('core/rules.ts', 'audit.ts'), or undefined. */
 export function layerOf(path) {
   const slash = path.indexOf('/');
@@ -107,8 +93,7 @@ export function layerOf(path) {
 /**
  * What is wrong with an import graph of src/ (`edges`: [from, to] paths relative to src/):
  * files no layer holds, imports of a layer not in the importer's `may`, and import cycles (each
- * set of files that import each other round, once: its files, and one circle through them),
- * but for KNOWN_CYCLES.
+ * set of files that import each other round, once: its files, and one circle through them).
  */
 export function layerProblems(edges) {
   const files = [...new Set(edges.flat())].sort();
@@ -123,9 +108,10 @@ export function layerProblems(edges) {
       ([from, to]) => `${from} -> ${to} (${layerOf(from).name} may not import ${layerOf(to).name})`,
     )
     .sort();
-  const cycles = cyclesOf(files, edges)
-    .filter((cycle) => !KNOWN_CYCLES.some((known) => cycle.every((file) => knownIn(known, file))))
-    .map((cycle) => ({ files: cycle, circle: circleIn(cycle, edges) }));
+  const cycles = cyclesOf(files, edges).map((cycle) => ({
+    files: cycle,
+    circle: circleIn(cycle, edges),
+  }));
   return { unplaced, upward, cycles };
 }
 

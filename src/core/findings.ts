@@ -1,30 +1,10 @@
 import { terminalSafe } from '../escape.js';
-import type { HintName } from './tools.js';
-import { RULES, type RuleId, type Severity } from './rules.js';
+import type { FindingOf } from './finding-types.js';
+import { RULES, type RuleId } from './rules.js';
 import { findingOf, type FindingExtra } from './rules/rule.js';
 
-export interface Finding {
-  rule: RuleId;
-  severity: Severity;
-  /** The tool's name as the server sent it; absent for findings about the run itself. */
-  tool?: string;
-  message: string;
-  /** What to do about it. */
-  fix?: string;
-  /** The hints concerned, for hint-dropped and era-mismatch. */
-  hints?: HintName[];
-  /** Set when a configured waiver covers the finding: it is listed but does not fail the run. */
-  waived?: { reason: string; expires?: string };
-  /** Set when the approval label turned an approvable error into a notice. */
-  approved?: boolean;
-  /**
-   * The audited server a finding of the run is about, by its class-list name: start-changed,
-   * which the audit moves under that server (see pairStartChanges).
-   */
-  server?: string;
-  /** Where the finding points when not at the tool's class-list line: a settings file's rule. */
-  location?: { file: string; line: number };
-}
+/** A finding of one of the registry's rules (its shape: core/finding-types.ts). */
+export type Finding = FindingOf<RuleId>;
 
 /** A finding at the rule's default severity. */
 export function finding(

@@ -33,10 +33,10 @@ import serverRemoved from './rules/server-removed.js';
 import configRelaxed from './rules/config-relaxed.js';
 import startChanged from './rules/start-changed.js';
 import classListMoved from './rules/class-list-moved.js';
-import type { Finding } from './findings.js';
 import {
   findingOf,
   type FailOn,
+  type FindingOf,
   type Phase,
   type Phases,
   type Raise,
@@ -104,11 +104,14 @@ export function runChecks<P extends Phase>(
   phase: P,
   context: Phases[P],
   only: (rule: Rule) => boolean = () => true,
-): Finding[] {
+): FindingOf<RuleId>[] {
   return ALL_RULES.flatMap((rule) => {
     if (rule.check?.phase !== phase || !only(rule)) return [];
-    const run = rule.check.run as (context: Phases[P], raise: Raise) => Finding[];
-    return run(context, (tool, message, extra) => findingOf(rule, tool, message, extra));
+    const run = rule.check.run as (context: Phases[P], raise: Raise) => FindingOf[];
+    // Each finding is raised through its own rule's `raise`, so its id is that rule's: a RuleId.
+    return run(context, (tool, message, extra) =>
+      findingOf(rule, tool, message, extra),
+    ) as FindingOf<RuleId>[];
   });
 }
 

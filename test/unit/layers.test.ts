@@ -36,20 +36,24 @@ describe('the layer check (scripts/layers.mjs)', () => {
     ]);
   });
 
-  it("lets through only the rule registry's known knot of types, not a file more", () => {
-    const knot: [string, string][] = [
+  it("lets no cycle through, not even the rule registry's old knot of types", () => {
+    // The registry reads RuleId off the rule files; were a rule file's types to name Finding
+    // from core/findings.ts (which reads the registry), the three would import each other round.
+    const { cycles } = layerProblems([
       ['core/rules.ts', 'core/rules/tool-added.ts'],
       ['core/rules/tool-added.ts', 'core/findings.ts'],
       ['core/findings.ts', 'core/rules.ts'],
-    ];
-    expect(layerProblems(knot).cycles).toEqual([]);
-    const wider = layerProblems([
-      ...knot,
-      ['core/findings.ts', 'core/text.ts'],
-      ['core/text.ts', 'core/rules.ts'],
     ]);
-    expect(wider.cycles.map((c) => c.files)).toEqual([
-      ['core/findings.ts', 'core/rules.ts', 'core/rules/tool-added.ts', 'core/text.ts'],
+    expect(cycles).toEqual([
+      {
+        files: ['core/findings.ts', 'core/rules.ts', 'core/rules/tool-added.ts'],
+        circle: [
+          'core/findings.ts',
+          'core/rules.ts',
+          'core/rules/tool-added.ts',
+          'core/findings.ts',
+        ],
+      },
     ]);
   });
 

@@ -3,17 +3,18 @@
 // registry (core/rules.ts) lists the files; the rules table, the README's table, SARIF's rule
 // metadata and the config's known rules all come from that list. Pure: types and plain data.
 import type { ClassifiedTool } from '../classify.js';
-import type { ToolChange } from '../diff.js';
-import type { Finding } from '../findings.js';
+import type { ToolChange } from '../change.js';
+import type { FindingOf, Severity } from '../finding-types.js';
 import type { MalformedTool } from '../tools.js';
 import type { Policy } from '../policy-names.js';
 
-/** The severities, most severe first. */
-export const SEVERITIES = ['error', 'warning', 'notice'] as const;
-export type Severity = (typeof SEVERITIES)[number];
-/** The fail-on thresholds: a severity, or never (report, never fail). */
-export const FAIL_ON_LEVELS = [...SEVERITIES, 'never'] as const;
-export type FailOn = (typeof FAIL_ON_LEVELS)[number];
+export {
+  FAIL_ON_LEVELS,
+  SEVERITIES,
+  type FailOn,
+  type FindingOf,
+  type Severity,
+} from '../finding-types.js';
 
 /** What a tool rule reads: one live tool of one server. */
 export interface ToolContext {
@@ -63,14 +64,18 @@ export interface Phases {
 export type Phase = keyof Phases;
 
 /** What a finding carries besides its rule, tool, message and default severity. */
-export type FindingExtra = Partial<Omit<Finding, 'rule' | 'tool' | 'message' | 'severity'>>;
+export type FindingExtra = Partial<Omit<FindingOf, 'rule' | 'tool' | 'message' | 'severity'>>;
 
-/** A finding of the rule whose check is running, at the rule's default severity. */
-export type Raise = (tool: string | undefined, message: string, extra?: FindingExtra) => Finding;
+/**
+ * A finding of the rule whose check is running, at the rule's default severity. Typed by the
+ * shape, not the registry's ids (a rule file cannot import the registry that lists it); the
+ * registry's runChecks hands them on as Finding, their id being the rule's own.
+ */
+export type Raise = (tool: string | undefined, message: string, extra?: FindingExtra) => FindingOf;
 
 /** A check: what it reads in its phase, and `raise`, which files a finding of its own rule. */
 export type Check = {
-  [P in Phase]: { phase: P; run: (context: Phases[P], raise: Raise) => Finding[] };
+  [P in Phase]: { phase: P; run: (context: Phases[P], raise: Raise) => FindingOf[] };
 }[Phase];
 
 /** One rule: everything the auditor says about it and, where it has one, its check. */
@@ -107,14 +112,13 @@ export interface Rule<Id extends string = string> {
  * A finding of `rule` at its default severity. The key order (rule, severity, message, the
  * extras, tool) is the JSON report's.
  */
-export function findingOf(
-  rule: Rule,
+export function findingOf<Id extends string>(
+  rule: Rule<Id>,
   tool: string | undefined,
   message: string,
   extra: FindingExtra = {},
-): Finding {
-  // The registry's ids are the only ones a rule file can hold (test/unit/rules/registry.test.ts).
-  const f = { rule: rule.id, severity: rule.severity, message, ...extra } as Finding;
+): FindingOf<Id> {
+  const f: FindingOf<Id> = { rule: rule.id, severity: rule.severity, message, ...extra };
   if (tool !== undefined) f.tool = tool;
   return f;
 }
