@@ -1,0 +1,219 @@
+import { isDeepStrictEqual } from 'node:util';
+import { scanSpans, type Span } from '../claude-code/claude-settings.js';
+import { expectedDecision, type ClassDecisions, type ClientTool } from '../client.js';
+import { parseJsonc } from './jsonc.js';
+import { decidingRule, opencodeName, readOpencode, type Action } from './model.js';
+
+/*
+ * The class list's rules as opencode permission keys: one exact key (<server>_<tool>) a recorded
+ * tool, "allow", "ask" or "deny" from its class. opencode weighs the keys in order and the last
+ * that matches decides, so the class list's keys go after every other key of the object: a broad
+ * key already there ("*", "notes_*") then decides only the tools the list does not record, and
+ * the list's "deny" and "ask" survive it. A class-list key already in the file is moved there (its
+ * old place could be before a broad key). The text is edited where it stands, comments kept, and
+ * parsed back and checked before it is returned. Pure.
+ */
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+const FIX =
+  'Fix that line: the auditor will not read or overwrite an opencode config it cannot parse.';
+
+/** The indent unit of a file: a tab, or the smallest run of leading spaces; two spaces if none. */
+function indentUnit(text: string): string {
+  let unit: string | undefined;
+  for (const m of text.matchAll(/\n([ \t]+)\S/g)) {
+    const lead = m[1] as string;
+    if (lead.startsWith('\t')) return '\t';
+    if (unit === undefined || lead.length < unit.length) unit = lead;
+  }
+  return unit ?? '  ';
+}
+
+/** The leading whitespace of the line `offset` is on. */
+function lineIndent(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(start))?.[0] ?? '';
+}
+
+const samePath = (s: Span, path: string[]) =>
+  s.path.length === path.length && path.every((p, i) => s.path[i] === p);
+const childrenOf = (spans: Span[], path: string[]) =>
+  spans.filter((s) => s.path.length === path.length + 1 && path.every((p, i) => s.path[i] === p));
+
+/** Where the key of the member whose value starts at `valueStart` starts (`json` is blanked). */
+function keyStart(json: string, valueStart: number): number {
+  let i = valueStart - 1;
+  while (/\s|:/.test(json[i] as string)) i--;
+  // i is the key's closing quote: back to the opening one, past escaped quotes.
+  for (i--; i > 0; i--) {
+    if (json[i] !== '"') continue;
+    let slashes = 0;
+    while (json[i - 1 - slashes] === '\\') slashes++;
+    if (slashes % 2 === 0) break;
+  }
+  return i;
+}
+
+/** The edit that takes a member out: its whole lines when it has them to itself, and one comma. */
+function removal(json: string, start: number, end: number, last: boolean): Edit {
+  let from = start;
+  let to = end;
+  let after = to;
+  while (/[ \t]/.test(json[after] as string)) after++;
+  if (json[after] === ',') to = after + 1;
+  else if (last) {
+    // The last member: the comma before it goes instead.
+    let before = from - 1;
+    while (/\s/.test(json[before] as string)) before--;
+    if (json[before] === ',') from = before;
+  }
+  const lineStart = json.lastIndexOf('\n', start - 1) + 1;
+  const rest = /^[ \t]*(\r?\n)/.exec(json.slice(to));
+  if (from === start && !json.slice(lineStart, start).trim() && rest) {
+    from = lineStart;
+    to += rest[0].length;
+  }
+  return { start: from, end: to, text: '' };
+}
+
+/** `"key": "value"` lines for the class list's keys, at `indent`. */
+const members = (keys: [string, Action][], indent: string, eol: string): string =>
+  keys.map(([k, v]) => `${indent}${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(`,${eol}`);
+
+/** The edits that put `keys` last in the object at `path` (which exists), moving any already there. */
+function objectEdits(
+  json: string,
+  spans: Span[],
+  path: string[],
+  keys: [string, Action][],
+  eol: string,
+): Edit[] {
+  const object = spans.find((s) => samePath(s, path)) as Span;
+  const unit = indentUnit(json);
+  const own = childrenOf(spans, path);
+  const moved = new Set(keys.map(([k]) => k));
+  const kept = own.filter((s) => !moved.has(s.path.at(-1) as string));
+  const edits = own
+    .filter((s) => moved.has(s.path.at(-1) as string))
+    .map((s) => removal(json, keyStart(json, s.start), s.end, s === own.at(-1) && !kept.length));
+  const lastKept = kept.at(-1);
+  if (lastKept) {
+    const indent = lineIndent(json, keyStart(json, lastKept.start));
+    edits.push({
+      start: lastKept.end,
+      end: lastKept.end,
+      text: `,${eol}${members(keys, indent, eol)}`,
+    });
+  } else {
+    const indent = lineIndent(json, object.start);
+    edits.push({
+      start: object.start + 1,
+      end: object.start + 1,
+      // Every member was the list's and goes: what followed the last one closes the object.
+      text: `${eol}${members(keys, indent + unit, eol)}${own.length ? '' : `${eol}${indent}`}`,
+    });
+  }
+  return edits;
+}
+
+/** The edits that write `keys` into a file with no permission object (none, or a string). */
+function newPermission(json: string, spans: Span[], keys: [string, Action][], eol: string): Edit[] {
+  const unit = indentUnit(json);
+  const existing = spans.find((s) => samePath(s, ['permission']));
+  if (existing) {
+    // permission: "<action>" is the action of every tool, as a first "*" key.
+    const all = JSON.parse(json.slice(existing.start, existing.end)) as Action;
+    const indent = lineIndent(json, keyStart(json, existing.start));
+    const body = members([['*', all], ...keys], indent + unit, eol);
+    return [{ start: existing.start, end: existing.end, text: `{${eol}${body}${eol}${indent}}` }];
+  }
+  const root = spans.find((s) => s.path.length === 0) as Span;
+  const own = childrenOf(spans, []);
+  const last = own.at(-1);
+  const indent = last ? lineIndent(json, keyStart(json, last.start)) : unit;
+  const value = `{${eol}${members(keys, indent + unit, eol)}${eol}${indent}}`;
+  const member = `${indent}"permission": ${value}`;
+  if (last) return [{ start: last.end, end: last.end, text: `,${eol}${member}` }];
+  return [{ start: root.start + 1, end: root.start + 1, text: `${eol}${member}${eol}` }];
+}
+
+/**
+ * `existing` (the file's text, or undefined when there is none) with the class list's key for
+ * every tool last in `permission`, each from its expected decision; every other byte kept. Throws
+ * AuditError when the text does not parse.
+ */
+export function writeOpencodeRules(
+  existing: string | undefined,
+  tools: ClientTool[],
+  mapping: ClassDecisions,
+  file: string,
+): string {
+  const sorted = [...tools].sort(
+    (a, b) => a.server.localeCompare(b.server) || a.tool.localeCompare(b.tool),
+  );
+  const keys: [string, Action][] = sorted.map((t) => [
+    opencodeName(t.server, t.tool),
+    expectedDecision(t, mapping),
+  ]);
+  if (existing === undefined || !existing.trim()) {
+    const eol = existing?.includes('\r\n') ? '\r\n' : '\n';
+    return `{${eol}  "permission": {${eol}${members(keys, '    ', eol)}${eol}  }${eol}}${eol}`;
+  }
+  const bom = existing.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
+  const { json, data } = parseJsonc(existing, file, FIX);
+  const before = readOpencode([{ path: file, text: existing }]);
+  const tail = before.rules.slice(-keys.length).map((r) => [r.key, r.action, r.pattern]);
+  if (
+    isDeepStrictEqual(
+      tail,
+      keys.map(([k, v]) => [k, v, '*']),
+    )
+  )
+    return existing;
+  const eol = json.includes('\r\n') ? '\r\n' : '\n';
+  const spans = scanSpans(json, 2);
+  const permission = (data as Record<string, unknown>).permission;
+  const edits =
+    typeof permission === 'object' && permission !== null
+      ? objectEdits(json, spans, ['permission'], keys, eol)
+      : newPermission(json, spans, keys, eol);
+  // The edits were placed on the blanked text: they go into the file's own text at the same offsets.
+  let text = existing.slice(bom.length);
+  for (const e of [...edits].sort((a, b) => b.start - a.start))
+    text = text.slice(0, e.start) + e.text + text.slice(e.end);
+  return checked(bom + text, existing, tools, mapping, file);
+}
+
+/** The written text, read back: each tool's decision is its class's and nothing else changed. */
+function checked(
+  out: string,
+  existing: string,
+  tools: ClientTool[],
+  mapping: ClassDecisions,
+  file: string,
+): string {
+  const state = readOpencode([{ path: file, text: out }]);
+  for (const tool of tools) {
+    const rule = decidingRule(state.rules, opencodeName(tool.server, tool.tool));
+    if (rule?.action !== expectedDecision(tool, mapping))
+      throw new Error(`internal: the written ${file} does not decide ${tool.server}/${tool.tool}`);
+  }
+  // Everything but the list's keys, a string permission read as its "*" key, as before.
+  const names = new Set(tools.map((t) => opencodeName(t.server, t.tool)));
+  const strip = (text: string) => {
+    const data = parseJsonc(text, file, FIX).data as Record<string, unknown>;
+    const rules = typeof data.permission === 'string' ? { '*': data.permission } : data.permission;
+    const kept = Object.entries((rules ?? {}) as Record<string, unknown>).filter(
+      ([k]) => !names.has(k),
+    );
+    return { ...data, permission: Object.fromEntries(kept) };
+  };
+  if (!isDeepStrictEqual(strip(out), strip(existing)))
+    throw new Error(`internal: writing ${file} changed settings other than the class list’s keys`);
+  return out;
+}
