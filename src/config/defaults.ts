@@ -19,6 +19,10 @@ export const CLIENT_PROJECT_FILES: readonly string[] = [
   '.codex/config.toml',
   '.gemini/settings.json',
   '.gemini/mcp-tool-classes.policy.toml',
+  'opencode.json',
+  'opencode.jsonc',
+  '.opencode/opencode.json',
+  '.opencode/opencode.jsonc',
 ];
 
 // The policies' names are core/'s (what checks tools); kept here too for the config readers.

@@ -43,8 +43,16 @@ describe('the opencode client', () => {
 
 describe('decide', () => {
   it('with no permission key every tool runs unasked: opencode’s default', () => {
-    const state = read('{"mcp": {"notes": {"type": "local", "command": ["node"]}}}');
+    const state = read(
+      '{\n  "mcp": {\n    "notes": {"type": "local", "command": ["node"]}\n  }\n}',
+    );
     expect(opencode.decide(state, NOTES[1] as ClientTool)).toEqual({
+      decision: 'allow',
+      file: FILE,
+      line: 3,
+      byClient: 'opencode’s default: no permission rule, runs unasked',
+    });
+    expect(opencode.decide(read('{}'), NOTES[1] as ClientTool)).toEqual({
       decision: 'allow',
       byClient: 'opencode’s default: no permission rule, runs unasked',
     });

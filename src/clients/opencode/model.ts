@@ -203,7 +203,12 @@ export function decideOpencode(state: OpencodeState, tool: ClientTool): ClientVe
       ...server.disabledAt,
     };
   const rule = decidingRule(state.rules, opencodeName(tool.server, tool.tool));
+  // No rule: the default allow, said at the server's entry when the file configures it.
   if (!rule)
-    return { decision: 'allow', byClient: 'opencode’s default: no permission rule, runs unasked' };
+    return {
+      decision: 'allow',
+      ...(server ? { file: server.file, line: server.line } : {}),
+      byClient: 'opencode’s default: no permission rule, runs unasked',
+    };
   return { decision: rule.action, rule: rule.text, file: rule.file, line: rule.line };
 }
