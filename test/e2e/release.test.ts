@@ -48,11 +48,15 @@ describe('the workflows', () => {
     expect([checkout, install, version, tests, publish, major]).toEqual(
       [checkout, install, version, tests, publish, major].sort((a, b) => a - b),
     );
-    // npm test runs the dist/ check: the published bundle is a fresh build of the tagged source.
+    // npm test (scripts/test.mjs) runs the dist/ check: the published bundle is a fresh build of
+    // the tagged source.
     const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    expect(pkg.scripts.test).toContain('npm run build:check');
+    expect(pkg.scripts.test).toBe('node scripts/test.mjs');
+    expect(await readFile(join(ROOT, 'scripts/test.mjs'), 'utf8')).toContain(
+      "['build:check', process.execPath, ['scripts/build.mjs', '--check']]",
+    );
     // The major tag is derived from the tag that started the run, as a shell variable.
     expect(steps[major]?.env).toEqual({ TAG: '${{ github.ref_name }}' });
     expect(steps[major]?.run).toContain('major="${TAG%%.*}"');
