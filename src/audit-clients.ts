@@ -8,16 +8,14 @@ import {
 import type { ServerReport } from './report/report.js';
 import { claudeCode } from './clients/claude-code/client.js';
 import { claudeCodeState } from './clients/claude-code/claude-model.js';
-import { mappedDecision, type RuleMapping } from './clients/claude-code/claude-settings.js';
 import type { ClientTool } from './clients/client.js';
 import {
   judgeClient,
+  recordedTool,
   type ClientsInput,
   type JudgedClient,
-  type RecordedClientTool,
 } from './clients/judge.js';
-import type { RecordedHint, ToolRecord } from './core/classlist.js';
-import { HINT_NAMES, type HintName } from './core/tools.js';
+import { HINT_NAMES } from './core/tools.js';
 import type { AuditedTool } from './report/report.js';
 
 /*
@@ -65,30 +63,6 @@ export function applyClientRules(
 }
 
 export type { ClientsInput };
-
-/** The hints a tool declares, from what the class list records (`absent` is not declared). */
-function declaredOf(hints: Record<HintName, RecordedHint>): ClientTool['declared'] {
-  const out: ClientTool['declared'] = {};
-  for (const h of HINT_NAMES) if (hints[h] !== 'absent') out[h] = hints[h];
-  return out;
-}
-
-/** A recorded tool as the seam takes it: its class and hints as reviewed, and its mapping. */
-export function recordedTool(
-  key: string,
-  record: ToolRecord,
-  mapping: RuleMapping,
-): RecordedClientTool {
-  const decision = mappedDecision(mapping, key, record);
-  return {
-    key,
-    server: record.server,
-    tool: record.tool,
-    class: record.class,
-    declared: declaredOf(record.hints),
-    ...(decision !== mapping.classes[record.class] ? { decision } : {}),
-  };
-}
 
 /** An audited tool as the seam takes it: its class and the hints it declares now. */
 function liveTool(server: string, tool: AuditedTool): ClientTool {

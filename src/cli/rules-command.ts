@@ -17,6 +17,8 @@ import type { CommandLine } from './args.js';
 import { NPX_COMMAND } from '../version.js';
 import { DECISIONS } from '../clients/claude-code/permissions.js';
 import type { RemovedRule } from '../clients/claude-code/removed-rules.js';
+import { claudeCode } from '../clients/claude-code/client.js';
+import { chosenClients, runClientRules } from './client-rules-command.js';
 
 function usageError(message: string): AuditError {
   return new AuditError(message, `Run ${NPX_COMMAND} rules --help for usage.`);
@@ -105,6 +107,14 @@ export async function runRules({ values, positionals, dashdash }: CommandLine): 
   const mapping = parseMapping(file?.clientRules, configPath);
   const classListPath = values.classList ?? file?.classList ?? DEFAULT_CLASS_LIST;
   const list = await requiredClassList(classListPath);
+  const clients = chosenClients(values.clients ?? file?.clients);
+  // Claude Code alone keeps the output it always had (the permissions object, the rules a
+  // write removes); any other choice is the registry's generic form.
+  if (clients.length !== 1 || clients[0]?.id !== claudeCode.id)
+    return runClientRules(clients, list, mapping, {
+      format,
+      ...(values.write !== undefined ? { write: values.write } : {}),
+    });
   const permissions = permissionsFor(list, mapping);
   if (values.write !== undefined)
     return writeRules(values.write, format, list, permissions, serversOf(list));

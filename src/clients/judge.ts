@@ -1,6 +1,8 @@
 import { finding, type Finding } from '../core/findings.js';
 import { NPX_COMMAND } from '../version.js';
-import type { RuleMapping } from './claude-code/claude-settings.js';
+import { mappedDecision, type RuleMapping } from './claude-code/claude-settings.js';
+import type { RecordedHint, ToolRecord } from '../core/classlist.js';
+import { HINT_NAMES, type HintName } from '../core/tools.js';
 import {
   expectedDecision,
   type ClassDecisions,
@@ -132,5 +134,29 @@ export function judgeClient(
       })),
     ),
     ruleFindings: client.problems(state, tools).map((p) => problemFinding(client, p)),
+  };
+}
+
+/** The hints a tool declares, from what the class list records (`absent` is not declared). */
+function declaredOf(hints: Record<HintName, RecordedHint>): ClientTool['declared'] {
+  const out: ClientTool['declared'] = {};
+  for (const h of HINT_NAMES) if (hints[h] !== 'absent') out[h] = hints[h];
+  return out;
+}
+
+/** A recorded tool as the seam takes it: its class and hints as reviewed, and its mapping. */
+export function recordedTool(
+  key: string,
+  record: ToolRecord,
+  mapping: RuleMapping,
+): RecordedClientTool {
+  const decision = mappedDecision(mapping, key, record);
+  return {
+    key,
+    server: record.server,
+    tool: record.tool,
+    class: record.class,
+    declared: declaredOf(record.hints),
+    ...(decision !== mapping.classes[record.class] ? { decision } : {}),
   };
 }

@@ -515,6 +515,18 @@ export const OPTIONS = {
       doc: 'json (default): the settings object; text: a table',
     },
   },
+  clients: {
+    kind: many(text),
+    configKey: 'clients',
+    flag: {
+      name: 'client',
+      value: 'ID',
+      commands: ['rules'],
+      group: 'own',
+      doc: "the client whose rules to print or write (repeatable, or comma-separated): claude-code (default), codex, gemini, ...; the config file's clients: lists several. Each is written to its own file (--write FILE names it for one client).",
+      split: /,/,
+    },
+  },
   write: {
     kind: text,
     flag: {
