@@ -5,6 +5,7 @@ import type { Reach, TitleSource, ToolClass } from './classify.js';
 import type { RecordedHint, ToolRecord } from './classlist.js';
 import { hintText } from './text.js';
 import { HINT_NAMES, type HintName } from './tools.js';
+import type { DescriptionChange, SchemaChange } from './pins.js';
 
 export interface HintMove {
   hint: HintName;
@@ -31,6 +32,10 @@ export interface ToolChange {
   titleChanged: boolean;
   /** The input schema differs: set only when asked for (drift), see {@link diffRecords}. */
   schemaChanged?: boolean;
+  /** The pinned description differs (both sides pinned): the old and the new text. */
+  descriptionChanged?: DescriptionChange;
+  /** The pinned input schema differs (both sides pinned): the paths that changed. */
+  inputSchemaChanged?: SchemaChange;
 }
 
 /** Classes by risk: a move up the ranks is an escalation. */
@@ -98,7 +103,17 @@ export function hintMoves(before: ToolRecord, after: ToolRecord): HintMove[] {
  */
 export function isSchemaOnly(change: ToolChange): boolean {
   return (
-    change.schemaChanged === true &&
+    change.schemaChanged === true && !change.descriptionChanged && isDescriptionOrSchemaOnly(change)
+  );
+}
+
+/**
+ * Whether a change leaves the class surface as it was (hints, class, reach and title): only what
+ * the model reads changed, the description or the input schema.
+ */
+export function isDescriptionOrSchemaOnly(change: ToolChange): boolean {
+  return (
+    change.kind === 'changed' &&
     !change.hints.length &&
     !change.titleChanged &&
     change.before?.class === change.after?.class &&

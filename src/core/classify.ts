@@ -1,4 +1,5 @@
-import crypto from 'node:crypto';
+import { canonicalJson, sha256Hex } from './digest.js';
+import { pinOf, schemaText, type Pin } from './pins.js';
 import { HINT_DEFAULTS, type HintName, type ListedTool } from './tools.js';
 
 /** The classes, least risky first: what a client may do with a tool. */
@@ -31,6 +32,8 @@ export interface ClassifiedTool {
   hints: Record<HintName, HintState>;
   /** Short hash of the input schema: a removed and an added tool with the same one is a rename. */
   schemaHash: string;
+  /** Its description and input schema as the class list pins them (see core/pins.ts). */
+  pin?: Pin;
 }
 
 /** Reads one hint without confusing declared-false with absent. */
@@ -62,42 +65,12 @@ export function titleOf(tool: ListedTool): { title: string; titleSource: TitleSo
   return { title: tool.name, titleSource: 'none' };
 }
 
-/**
- * A stable JSON text: object keys sorted, so equal schemas hash equally. It runs once per tool, so
- * it builds one string and sorts only the key lists that are out of order.
- */
-export function canonicalJson(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) {
-    let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + canonicalJson(value[i]);
-    return `${out}]`;
-  }
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
-  for (let i = 1; i < keys.length; i++)
-    if ((keys[i - 1] as string) > (keys[i] as string)) {
-      // Code-unit order, the same as comparing the strings with < and >.
-      keys.sort();
-      break;
-    }
-  let out = '{';
-  for (const key of keys) {
-    const v = record[key];
-    if (v === undefined) continue;
-    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(v)}`;
-  }
-  return `${out}}`;
-}
+// canonicalJson moved to core/digest.ts (a leaf core/pins.ts reads too); still reached here.
+export { canonicalJson } from './digest.js';
 
-/** The one-shot form (Node 20.12+) skips a Hash object per tool; older Node builds one. */
-const sha256Hex: (text: string) => string =
-  typeof (crypto as { hash?: unknown }).hash === 'function'
-    ? (text) => crypto.hash('sha256', text, 'hex')
-    : (text) => crypto.createHash('sha256').update(text).digest('hex');
-
-export function hashSchema(schema: unknown): string {
-  return sha256Hex(canonicalJson(schema ?? {})).slice(0, 16);
+/** The short hash of an input schema (or of its canonical text) that recognises a rename. */
+export function hashSchema(schema: unknown, text = canonicalJson(schema ?? {})): string {
+  return sha256Hex(text).slice(0, 16);
 }
 
 /** Classifies one validated tool: hints with their states, class, reach and title. */
@@ -108,13 +81,15 @@ export function classifyTool(tool: ListedTool): ClassifiedTool {
     idempotentHint: readHint(tool, 'idempotentHint'),
     openWorldHint: readHint(tool, 'openWorldHint'),
   };
+  const text = schemaText(tool.inputSchema);
   const classified: ClassifiedTool = {
     name: tool.name,
     ...titleOf(tool),
     class: classOf(hints),
     reach: hints.openWorldHint.effective ? 'open' : 'closed',
     hints,
-    schemaHash: hashSchema(tool.inputSchema),
+    schemaHash: hashSchema(tool.inputSchema, text),
+    pin: pinOf(tool.description, tool.descriptionDigest, text),
   };
   if (tool.annotations?.title !== undefined) classified.annotationsTitle = tool.annotations.title;
   if (tool.description !== undefined) classified.description = tool.description;

@@ -15,6 +15,7 @@ import { shapes } from './schemas.js';
 import { AuditError, describeError } from '../errors.js';
 import { INVISIBLE, terminalSafe, unicodeEscape } from '../escape.js';
 import { HINT_NAMES, isObject, type HintName } from './tools.js';
+import type { Pin } from './pins.js';
 
 /** A hint as the class list records it: the declared value, or "absent". */
 export type RecordedHint = boolean | 'absent';
@@ -32,6 +33,11 @@ export interface ToolRecord {
   schema: string;
   /** Why the class is right, written by a person; `update` keeps it. */
   reason?: string;
+  /**
+   * The reviewed description and input schema (digests, and their text to show a change). A
+   * class list written before pins has none: it compares as before, and gains them at `update`.
+   */
+  pin?: Pin;
 }
 
 export interface ClassList {
@@ -67,7 +73,7 @@ export function toRecord(server: string, tool: ClassifiedTool): ToolRecord {
     idempotentHint: recorded('idempotentHint'),
     openWorldHint: recorded('openWorldHint'),
   };
-  return {
+  const record: ToolRecord = {
     server,
     tool: tool.name,
     class: tool.class,
@@ -77,11 +83,14 @@ export function toRecord(server: string, tool: ClassifiedTool): ToolRecord {
     titleSource: tool.titleSource,
     schema: tool.schemaHash,
   };
+  if (tool.pin) record.pin = tool.pin;
+  return record;
 }
 
 /** The class list's schemas; built only when an entry fails the fast check. */
 const schemas = lazily(() => {
   const { toolClass, reach, recordedHints, titleSource } = shapes();
+  const digest = z.string().regex(DIGEST);
   const recordSchema = z.strictObject({
     server: z.string().min(1),
     tool: z.string().min(1),
@@ -92,6 +101,14 @@ const schemas = lazily(() => {
     titleSource,
     schema: z.string(),
     reason: z.string().optional(),
+    pin: z
+      .strictObject({
+        description: z.string(),
+        descriptionDigest: digest,
+        inputSchemaDigest: digest,
+        inputSchema: z.string().optional(),
+      })
+      .optional(),
   });
   const fileSchema = z.strictObject({
     $schema: z.string().optional(),
@@ -111,7 +128,29 @@ const RECORD_FIELDS = new Set([
   'titleSource',
   'schema',
   'reason',
+  'pin',
 ]);
+const PIN_FIELDS = new Set([
+  'description',
+  'descriptionDigest',
+  'inputSchemaDigest',
+  'inputSchema',
+]);
+/** A pin's digest: sha256, in lower-case hex. */
+const DIGEST = /^[0-9a-f]{64}$/;
+const isDigest = (value: unknown): boolean => typeof value === 'string' && DIGEST.test(value);
+/** Whether a pin is well formed (absent is: a class list written before pins). */
+function isWellFormedPin(pin: unknown): boolean {
+  return (
+    pin === undefined ||
+    (isObject(pin) &&
+      onlyFields(pin, PIN_FIELDS) &&
+      typeof pin.description === 'string' &&
+      isDigest(pin.descriptionDigest) &&
+      isDigest(pin.inputSchemaDigest) &&
+      (pin.inputSchema === undefined || typeof pin.inputSchema === 'string'))
+  );
+}
 const FILE_FIELDS = new Set(['$schema', 'version', 'tools']);
 const isRecordedHint = (value: unknown): boolean =>
   typeof value === 'boolean' || value === 'absent';
@@ -140,7 +179,8 @@ function isWellFormedRecord(raw: unknown): raw is ToolRecord {
     typeof raw.title === 'string' &&
     oneOf(TITLE_SOURCES, raw.titleSource) &&
     typeof raw.schema === 'string' &&
-    (raw.reason === undefined || typeof raw.reason === 'string')
+    (raw.reason === undefined || typeof raw.reason === 'string') &&
+    isWellFormedPin(raw.pin)
   );
 }
 
@@ -163,7 +203,19 @@ function copyRecord(raw: ToolRecord): ToolRecord {
     schema: raw.schema,
   };
   if (raw.reason !== undefined) record.reason = raw.reason;
+  if (raw.pin !== undefined) record.pin = copyPin(raw.pin);
   return record;
+}
+
+/** A pin with its fields in the schema's order. */
+function copyPin(raw: Pin): Pin {
+  const pin: Pin = {
+    description: raw.description,
+    descriptionDigest: raw.descriptionDigest,
+    inputSchemaDigest: raw.inputSchemaDigest,
+  };
+  if (raw.inputSchema !== undefined) pin.inputSchema = raw.inputSchema;
+  return pin;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ToolRecord } from './classlist.js';
 import { finding, type Finding } from './findings.js';
 import { runChecks } from './rules.js';
 import { HINT_NAMES } from './tools.js';
+import { pinChanges } from './pins.js';
 
 // The change and its words moved to core/change.ts (a leaf the rules' checks read); they are
 // still reached through here.
@@ -11,6 +12,7 @@ export {
   carriesReason,
   describeMoves,
   describeTitleMove,
+  isDescriptionOrSchemaOnly,
   isSchemaOnly,
   movedFrom,
   type HintMove,
@@ -26,10 +28,13 @@ function compare(
   const hints = hintMoves(before, after);
   const titleChanged = before.title !== after.title || before.titleSource !== after.titleSource;
   const schemaChanged = withSchema && before.schema !== after.schema;
+  const pins = pinChanges(before.pin, after.pin);
   if (
     !hints.length &&
     !titleChanged &&
     !schemaChanged &&
+    !pins.description &&
+    !pins.inputSchema &&
     before.class === after.class &&
     before.reach === after.reach
   )
@@ -44,6 +49,14 @@ function compare(
     titleChanged,
   };
   if (schemaChanged) change.schemaChanged = true;
+  return withPins(change);
+}
+
+/** The change with what its pins say changed (the description, the input schema), if any. */
+function withPins(change: ToolChange): ToolChange {
+  const pins = pinChanges(change.before?.pin, change.after?.pin);
+  if (pins.description) change.descriptionChanged = pins.description;
+  if (pins.inputSchema) change.inputSchemaChanged = pins.inputSchema;
   return change;
 }
 
@@ -144,7 +157,7 @@ export function renameChange(
   a: ToolRecord,
   probable: boolean,
 ): ToolChange {
-  return {
+  return withPins({
     kind: 'renamed',
     name: newKey,
     tool: a.tool,
@@ -154,7 +167,7 @@ export function renameChange(
     after: a,
     hints: hintMoves(b, a),
     titleChanged: b.title !== a.title || b.titleSource !== a.titleSource,
-  };
+  });
 }
 
 /**

@@ -8,6 +8,8 @@ import unrecordedChange from './rules/unrecorded-change.js';
 import classRelaxed from './rules/class-relaxed.js';
 import classEscalated from './rules/class-escalated.js';
 import reachOpened from './rules/reach-opened.js';
+import descriptionChanged from './rules/description-changed.js';
+import schemaChanged from './rules/schema-changed.js';
 import toolAdded from './rules/tool-added.js';
 import toolRemoved from './rules/tool-removed.js';
 import startRemoved from './rules/start-removed.js';
@@ -59,6 +61,8 @@ const RULE_LIST = [
   classRelaxed,
   classEscalated,
   reachOpened,
+  descriptionChanged,
+  schemaChanged,
   toolAdded,
   toolRemoved,
   startRemoved,

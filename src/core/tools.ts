@@ -1,6 +1,7 @@
 import * as z from 'zod/v4';
 import { bound } from '../escape.js';
 import { lazily } from '../lazy.js';
+import { sha256Hex } from './digest.js';
 
 /** The four hints of the spec's ToolAnnotations, in the order reports show them. */
 export const HINT_NAMES = [
@@ -24,6 +25,8 @@ export interface ListedTool {
   name: string;
   title?: string;
   description?: string;
+  /** sha256 of the whole description as sent, before `description` was cut to MAX_DESCRIPTION. */
+  descriptionDigest?: string;
   inputSchema?: unknown;
   annotations?: {
     title?: string;
@@ -101,7 +104,11 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
 function pick({ name, title, description, inputSchema, annotations }: ToolFields): ListedTool {
   const tool: ListedTool = { name };
   if (title !== undefined) tool.title = title;
-  if (description !== undefined) tool.description = bound(description, MAX_DESCRIPTION);
+  if (description !== undefined) {
+    tool.description = bound(description, MAX_DESCRIPTION);
+    // The pin covers what was cut too: a change past the cut is still a change.
+    if (tool.description !== description) tool.descriptionDigest = sha256Hex(description);
+  }
   if (inputSchema !== undefined) tool.inputSchema = inputSchema;
   if (annotations !== undefined) {
     const kept: NonNullable<ListedTool['annotations']> = {};

@@ -10,6 +10,7 @@ import type { FailOn } from '../core/rules.js';
 import { NPX_COMMAND } from '../version.js';
 import { ruleNotes, type RuleNotesContext } from '../clients/claude-code/rule-notes.js';
 import { fixesMarkdown } from './markdown.js';
+import { modelTextSection } from './model-text.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; we stay well below. */
 export const COMMENT_LIMIT = 65_536;
@@ -125,6 +126,13 @@ export function renderComment(report: ServerReport, context: CommentContext): st
   };
   if (report.changes.length)
     add('#### Class changes', changesTable(report.changes), 'changes', 0.4);
+  const modelText = modelTextSection(
+    report.changes,
+    '#### What the model reads: description and schema changes',
+    Math.max(4_000, Math.floor(budget * 0.3)),
+  );
+  sections.push(...modelText);
+  budget -= modelText.join('\n').length;
   const notes = context.clientRules ? ruleNotes(report, context.clientRules) : [];
   if (notes.length) {
     sections.push('#### Client rules (Claude Code)', '', ...notes, '');

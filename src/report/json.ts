@@ -69,7 +69,8 @@ function serverSchema({ text, list, counts }: Parts) {
   });
 }
 
-function toolSchema({ text }: Parts) {
+function toolSchema(p: Parts) {
+  const { text } = p;
   const { toolClass, reach, titleSource, hints } = shapes();
   return z.strictObject({
     server: text,
@@ -84,6 +85,7 @@ function toolSchema({ text }: Parts) {
     hints,
     description: text.optional(),
     schemaHash: text,
+    pin: pinSchema(p).optional(),
     claudeCode: z
       .strictObject({
         decision: z.enum([...DECISIONS, 'unset']),
@@ -122,7 +124,18 @@ function findingSchema({ text }: Parts) {
   });
 }
 
-function changeSchema({ text }: Parts) {
+/** A tool's pin as the class list records it (see core/pins.ts). */
+function pinSchema({ text }: Parts) {
+  return z.strictObject({
+    description: text,
+    descriptionDigest: text,
+    inputSchemaDigest: text,
+    inputSchema: text.optional(),
+  });
+}
+
+function changeSchema(p: Parts) {
+  const { text, count } = p;
   const { toolClass, reach, titleSource, hintName, recordedHint, recordedHints } = shapes();
   const side = z
     .strictObject({
@@ -133,6 +146,7 @@ function changeSchema({ text }: Parts) {
       titleSource,
       schema: text,
       reason: text.optional(),
+      pin: pinSchema(p).optional(),
     })
     .nullable();
   const move = z.strictObject({ hint: hintName, before: recordedHint, after: recordedHint });
@@ -148,6 +162,10 @@ function changeSchema({ text }: Parts) {
     hints: z.array(move).max(4),
     titleChanged: z.boolean(),
     schemaChanged: z.literal(true).optional(),
+    descriptionChanged: z.strictObject({ before: text, after: text }).optional(),
+    inputSchemaChanged: z
+      .strictObject({ paths: z.array(text).max(20).optional(), more: count.optional() })
+      .optional(),
   });
 }
 
@@ -212,8 +230,8 @@ export interface FailedRun {
 
 function sideJson(r: ToolRecord | undefined): SideJson {
   if (!r) return null;
-  const { class: cls, reach, hints, title, titleSource, schema, reason } = r;
-  return { class: cls, reach, hints, title, titleSource, schema, reason };
+  const { class: cls, reach, hints, title, titleSource, schema, reason, pin } = r;
+  return { class: cls, reach, hints, title, titleSource, schema, reason, pin };
 }
 
 function changeJson(server: string, c: ToolChange): ReportJson['changes'][number] {
@@ -243,6 +261,7 @@ function toolJson(server: string, t: AuditedTool): ReportJson['tools'][number] {
     hints: t.hints,
     description: t.description,
     schemaHash: t.schemaHash,
+    pin: t.pin,
     claudeCode: t.claudeCode,
     clients: t.clients,
   };

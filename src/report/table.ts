@@ -107,7 +107,12 @@ export function changesTable(changes: ToolChange[]): Table {
       const moved = c.hints
         .map((m) => `${m.hint}: ${mdHint(m.before)} → ${mdHint(m.after)}`)
         .join('<br>');
-      return `| ${markdownSafe(c.tool, 64)} | ${what} | ${field('class')} | ${field('reach')} | ${moved || (c.titleChanged ? 'title changed' : '')} |`;
+      const also = [
+        c.titleChanged ? 'title changed' : '',
+        c.descriptionChanged ? 'description changed' : '',
+        c.inputSchemaChanged ? 'input schema changed' : '',
+      ].filter(Boolean);
+      return `| ${markdownSafe(c.tool, 64)} | ${what} | ${field('class')} | ${field('reach')} | ${[moved, ...(moved ? [] : also)].filter(Boolean).join('<br>') || ''} |`;
     },
   };
 }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { classifyTool } from '../../src/core/classify.js';
 import { toRecord, type ToolRecord } from '../../src/core/classlist.js';
-import { changeFindings, diffRecords, driftFindings, isSchemaOnly } from '../../src/core/diff.js';
+import {
+  changeFindings,
+  diffRecords,
+  driftFindings,
+  isDescriptionOrSchemaOnly,
+  isSchemaOnly,
+} from '../../src/core/diff.js';
 import type { ListedTool } from '../../src/core/tools.js';
 
 function records(...tools: ListedTool[]): Map<string, ToolRecord> {
@@ -79,7 +85,12 @@ describe('diffRecords and changeFindings', () => {
     expect(changes.map((c) => `${c.kind}:${c.tool}:${c.probable}`)).toEqual([
       'renamed:remove_note:true',
     ]);
-    expect(changeFindings(changes).map((f) => f.rule)).toEqual(['tool-renamed', 'hint-dropped']);
+    // The schema moved with the rename: the pinned one differs too.
+    expect(changeFindings(changes).map((f) => f.rule)).toEqual([
+      'tool-renamed',
+      'hint-dropped',
+      'schema-changed',
+    ]);
   });
 });
 
@@ -150,8 +161,26 @@ describe('drift of the input schema', () => {
     annotations: { readOnlyHint: true },
   });
 
-  it('a schema-only change is no change of the tool surface (what a PR comment is about)', () => {
-    expect(diffRecords(before, wider)).toEqual([]);
+  it('a schema-only change leaves the class surface as it was, and shows the paths that changed', () => {
+    const changes = diffRecords(before, wider);
+    expect(changes).toMatchObject([
+      { kind: 'changed', tool: 'x', hints: [], inputSchemaChanged: { paths: ['properties.tag'] } },
+    ]);
+    expect(changes.every(isDescriptionOrSchemaOnly)).toBe(true);
+    expect(changeFindings(changes).map((f) => f.rule)).toEqual(['schema-changed']);
+  });
+
+  it('a class list written before pins compares as before: no schema or description change', () => {
+    const unpinned = new Map([...before].map(([k, r]) => [k, { ...r, pin: undefined }]));
+    const rewritten = records({
+      name: 'x',
+      description: 'Now also emails the result.',
+      inputSchema: wider.get('mcp__s__x')?.pin?.inputSchema
+        ? (JSON.parse(wider.get('mcp__s__x')?.pin?.inputSchema ?? '{}') as object)
+        : {},
+      annotations: { readOnlyHint: true },
+    });
+    expect(diffRecords(unpinned, rewritten)).toEqual([]);
   });
 
   it('against HEAD it is drift at notice severity, saying update keeps renames recognised', () => {

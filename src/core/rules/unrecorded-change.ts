@@ -1,6 +1,7 @@
 import {
   describeMoves,
   describeTitleMove,
+  isDescriptionOrSchemaOnly,
   isSchemaOnly,
   reasonNote,
   type ToolChange,
@@ -44,6 +45,18 @@ export default defineRule({
       // A change of the input schema alone is a notice: the spec's drift is tools, hints and
       // titles, and failing every PR that adds an argument would be noise; but recording it
       // keeps renames recognised.
+      // So is a description that differs alone: a reviewer reads it (description-changed).
+      if (isDescriptionOrSchemaOnly(change) && change.descriptionChanged) {
+        const f = raise(
+          change.tool,
+          `The live tool's description differs from the one the class list pins${change.inputSchemaChanged ? ', and so does its input schema' : ''} (hints, class and title are unchanged).`,
+          {
+            fix: `Read the new description (see description-changed), then run \`${updateCommand}\` and commit ${classList}: the class list then pins the version reviewed.`,
+          },
+        );
+        f.severity = 'notice';
+        return [f];
+      }
       if (isSchemaOnly(change)) {
         const f = raise(
           change.tool,
