@@ -1,5 +1,6 @@
-import { describeMoves, type ToolChange } from '../core/diff.js';
-import { codeSpanSafe, linesSafe, markdownSafe } from '../escape.js';
+import type { ToolChange } from '../core/diff.js';
+import { hintText } from '../core/text.js';
+import { codeSpanSafe, linesSafe } from '../escape.js';
 import { codeBlock } from './markdown.js';
 
 /*
@@ -33,13 +34,15 @@ export function lineDiff(before: string, after: string): string[] {
   const out: string[] = [];
   let [i, j] = [0, 0];
   while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) (out.push(` ${a[i++]}`), j++);
-    else if (
-      j < b.length &&
-      (i >= a.length || (lcs[i * width + j + 1] as number) >= (lcs[(i + 1) * width + j] as number))
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      out.push(` ${a[i++]}`);
+      j++;
+    } else if (
+      i < a.length &&
+      (j >= b.length || (lcs[(i + 1) * width + j] as number) >= (lcs[i * width + j + 1] as number))
     )
-      out.push(`+${b[j++]}`);
-    else out.push(`-${a[i++]}`);
+      out.push(`-${a[i++]}`);
+    else out.push(`+${b[j++]}`);
   }
   return out;
 }
@@ -47,7 +50,10 @@ export function lineDiff(before: string, after: string): string[] {
 /** One tool's block: its hint moves, its description diff, its schema's changed paths. */
 function toolBlock(c: ToolChange): string[] {
   const lines = [`**\`${codeSpanSafe(c.tool, 64)}\`**`, ''];
-  if (c.hints.length) lines.push(`- Hints: ${markdownSafe(describeMoves(c.hints), 500)}`);
+  if (c.hints.length)
+    lines.push(
+      `- Hints: ${c.hints.map((m) => `${m.hint}: \`${hintText(m.before)}\` → \`${hintText(m.after)}\``).join(', ')}`,
+    );
   const schema = c.inputSchemaChanged;
   if (schema) {
     const paths = schema.paths;

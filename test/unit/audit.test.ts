@@ -406,8 +406,11 @@ describe('the class list across renames and schema changes, in-process', () => {
       { classList },
       { base: { text: base, label: 'base' } },
     );
-    expect(withBase.servers[0]?.changes).toEqual([]);
-    expect(rulesOf(withBase)).toEqual(['unrecorded-change:add_note']);
+    // Against a base that pins the schema, the PR's change of it is shown for review (a notice).
+    expect(withBase.servers[0]?.changes).toMatchObject([
+      { tool: 'add_note', hints: [], inputSchemaChanged: { paths: ['properties.tag'] } },
+    ]);
+    expect(rulesOf(withBase)).toEqual(['schema-changed:add_note', 'unrecorded-change:add_note']);
     // An override of the rule does not raise it; turning the rule off drops it.
     const raised = await audit(
       'check',
