@@ -52,6 +52,22 @@ ruleTable('unrecorded-change', {
         },
       ],
     },
+    {
+      // The class list pins the description: a new one is drift to read and record, a notice.
+      name: 'only the description changed: a notice',
+      case: {
+        recorded: [{ name: 'x', description: 'Lists notes.' }],
+        live: [{ name: 'x', description: 'Lists all notes.' }],
+      },
+      findings: [
+        {
+          severity: 'notice',
+          message:
+            "The live tool's description differs from the one the class list pins (hints, class and title are unchanged).",
+          fix: 'Read the new description (see description-changed), then run `update` and commit c.json: the class list then pins the version reviewed.',
+        },
+      ],
+    },
   ],
   passes: [
     {
@@ -59,14 +75,6 @@ ruleTable('unrecorded-change', {
       case: {
         recorded: [{ name: 'x', annotations: { readOnlyHint: true } }],
         live: [{ name: 'x', annotations: { readOnlyHint: true } }],
-      },
-    },
-    {
-      // A description is not part of the tool surface the class list records.
-      name: 'only the description changed',
-      case: {
-        recorded: [{ name: 'x', description: 'Lists notes.' }],
-        live: [{ name: 'x', description: 'Lists all notes.' }],
       },
     },
   ],
