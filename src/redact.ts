@@ -405,9 +405,46 @@ export function mergeSecrets(...lists: readonly (readonly string[])[]): string[]
  * information of any URL in it (`https://user:password@`), whoever's it is.
  */
 export function redactText(text: string, secrets: readonly string[]): string {
-  let out = text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/?#@\s]+@/gi, `$1${REDACTED}@`);
+  // A URL's user information needs `://`; most texts (a tool's name, its description) have none.
+  let out = text.includes('://')
+    ? text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/?#@\s]+@/gi, `$1${REDACTED}@`)
+    : text;
+  if (!finderOf(secrets)(out)) return out;
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   return out;
+}
+
+/** The finders built, one per list of secrets (a connection redacts with one list throughout). */
+const finders = new WeakMap<
+  readonly string[],
+  { count: number; find: (text: string) => boolean }
+>();
+
+/**
+ * Whether `text` may hold any of `secrets`, in one search instead of one per form: a text
+ * shorter than the shortest secret holds none; otherwise one regular expression of them all.
+ * Only a text it finds something in is replaced secret by secret, longest first, as before, so
+ * what is hidden is the same: it decides whether to look, never what is found.
+ */
+function finderOf(secrets: readonly string[]): (text: string) => boolean {
+  const known = finders.get(secrets);
+  if (known && known.count === secrets.length) return known.find;
+  const shortest = secrets.reduce((least, secret) => Math.min(least, secret.length), Infinity);
+  const any =
+    shortest > 0 && shortest !== Infinity
+      ? new RegExp(
+          secrets.map((secret) => secret.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')).join('|'),
+        )
+      : undefined;
+  // No secrets: nothing to find. An empty one (no caller gives it) is found everywhere, as before.
+  const find =
+    shortest === Infinity
+      ? () => false
+      : any === undefined
+        ? () => true
+        : (text: string) => text.length >= shortest && any.test(text);
+  finders.set(secrets, { count: secrets.length, find });
+  return find;
 }
 
 // Command lines -----------------------------------------------------------------------------------

@@ -39,21 +39,35 @@ export function secretsOfTarget(target: ServerTarget): string[] {
  */
 export function redactListing(listing: Listing, secrets: readonly string[]): Listing {
   if (!secrets.length) return listing;
-  // Past the depth a tool may have, a value is left as it is: that tool is malformed, never shown.
-  const scrub = (value: unknown, depth = 0): unknown => {
-    if (typeof value === 'string') return redactText(value, secrets);
-    if (depth > MAX_SCHEMA_DEPTH + 2) return value;
-    if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
-    if (value && typeof value === 'object')
-      return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [scrub(k), scrub(v, depth + 1)]),
-      );
-    return value;
-  };
-  listing.rawTools = listing.rawTools.map((tool) => scrub(tool));
+  const scrub = (value: unknown): unknown => scrubbed(value, (text) => redactText(text, secrets));
+  listing.rawTools = listing.rawTools.map(scrub);
   if (listing.serverInfo) listing.serverInfo = scrub(listing.serverInfo) as Listing['serverInfo'];
   listing.stdoutNoise = listing.stdoutNoise.map((line) => redactText(line, secrets));
   return listing;
+}
+
+/**
+ * `value` with `redact` applied to every string in it, keys too. A value nothing changes in is
+ * returned as it is, not copied: at 10,000 tools a copy of each was most of redaction's cost,
+ * though a server rarely echoes a secret. Past the depth a tool may have, a value is left as
+ * it is: that tool is malformed, never shown.
+ */
+function scrubbed(value: unknown, redact: (text: string) => string, depth = 0): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (depth > MAX_SCHEMA_DEPTH + 2 || !value || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item: unknown, i) => {
+      const next = scrubbed(item, redact, depth + 1);
+      if (next !== item) (copy ??= [...(value as unknown[])])[i] = next;
+    });
+    return copy ?? value;
+  }
+  const entries = Object.entries(value);
+  const next = entries.map(([k, v]) => [redact(k), scrubbed(v, redact, depth + 1)] as const);
+  return next.some(([k, v], i) => k !== entries[i]?.[0] || v !== entries[i]?.[1])
+    ? Object.fromEntries(next)
+    : value;
 }
 
 /** The error with `redact` applied to its message, hint and details. */
