@@ -22,12 +22,12 @@ function tool(i: number, echo = ''): Record<string, unknown> {
 
 function listing(rawTools: unknown[]): Listing {
   return {
-    era: 'current',
+    era: 'modern',
     rawTools,
     pages: 1,
     stdoutNoise: [],
     serverInfo: { name: 'many' },
-  } as Listing;
+  };
 }
 
 describe('redactListing at scale', () => {
