@@ -1,6 +1,6 @@
-// Writes the README's rules table from the rules' files (src/core/rules/), between the
+// Writes the rules table (docs/rules.md) from the rules' files (src/core/rules/), between the
 // `<!-- rules:start -->` and `<!-- rules:end -->` markers, so the docs cannot drift from the code.
-// `--write` rewrites README.md; without it (or with --check) exits 1 when README.md is out of date.
+// `--write` rewrites docs/rules.md; without it (or with --check) exits 1 when the page is out of date.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -24,19 +24,20 @@ async function rulesTable() {
   return module.rulesTable();
 }
 
-const current = readFileSync('README.md', 'utf8');
+const PAGE = 'docs/rules.md';
+const current = readFileSync(PAGE, 'utf8');
 const from = current.indexOf(START);
 const to = current.indexOf(END);
 if (from < 0 || to < from) {
-  console.error(`README.md lacks the ${START} ... ${END} markers.`);
+  console.error(`${PAGE} lacks the ${START} ... ${END} markers.`);
   process.exit(1);
 }
 const next = `${current.slice(0, from + START.length)}\n\n${await rulesTable()}\n\n${current.slice(to)}`;
 if (process.argv.includes('--write')) {
-  if (next !== current) writeFileSync('README.md', next);
+  if (next !== current) writeFileSync(PAGE, next);
 } else if (next !== current) {
   console.error(
-    'The README rules table differs from src/core/rules/: run node scripts/rules-table.mjs --write and commit.',
+    'The rules table in docs/rules.md differs from src/core/rules/: run node scripts/rules-table.mjs --write and commit.',
   );
   process.exit(1);
 }
