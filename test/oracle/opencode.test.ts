@@ -60,6 +60,17 @@ const MATRIX: [string, OpencodeCase][] = [
     },
   ],
   [
+    'the older tools map, weighed before every permission key',
+    {
+      files: {
+        [FILE]: JSON.stringify({
+          tools: { notes_delete_note: false, notes_add_note: false },
+          permission: { notes_add_note: 'ask' },
+        }),
+      },
+    },
+  ],
+  [
     'server key my.notes: tools my_notes_*, a key with the dot matches nothing',
     {
       servers: ['my.notes'],

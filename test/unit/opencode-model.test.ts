@@ -95,6 +95,26 @@ describe('decide', () => {
     });
   });
 
+  it('the older tools map is weighed before every permission key', () => {
+    const text = JSON.stringify({
+      tools: { notes_delete_note: false, notes_add_note: false },
+      permission: { notes_add_note: 'ask' },
+    });
+    expect(decisions(text)).toEqual({ list_notes: 'allow', add_note: 'ask', delete_note: 'deny' });
+    expect(
+      decisions(
+        JSON.stringify({ permission: { 'notes_*': 'allow' }, tools: { notes_delete_note: false } }),
+      ),
+    ).toEqual({
+      list_notes: 'allow',
+      add_note: 'allow',
+      delete_note: 'allow',
+    });
+    expect(() => read('{"tools": {"notes_add_note": "no"}}')).toThrow(
+      /tools.notes_add_note \(line 1\) is not true or false/,
+    );
+  });
+
   it('matches the name opencode gives a server key with other characters', () => {
     const tools = notesTools('my.notes');
     const text = json({ 'my.notes_delete_note': 'deny', my_notes_add_note: 'ask' });

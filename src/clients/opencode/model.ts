@@ -12,7 +12,8 @@ import { parseJsonc } from './jsonc.js';
  * `permission` at all, the tool runs unasked. "deny" takes the tool off the model's list; an
  * "ask" in `opencode run` is refused ("The user rejected permission"). A value that is not one of
  * the three stops opencode from starting ("Configuration is invalid"). The files are merged as
- * opencode merges them: a key already set keeps its place, a new key goes last. Pure.
+ * opencode merges them: a key already set keeps its place, a new key goes last. The older `tools`
+ * map (`"<glob>": false` hides, true allows) is weighed before every permission key. Pure.
  */
 
 export const ACTIONS = ['allow', 'ask', 'deny'] as const;
@@ -129,6 +130,13 @@ function readFile(file: ClientFile, origins: Map<string, Origin>): Json {
       }
     }
   } else if (permission !== undefined) refuse(['permission'], `${actionWanted}, or an object`);
+  // The older `tools` map: true or false a glob, weighed before every permission key (observed).
+  const tools = root.tools;
+  if (tools !== undefined && !isObject(tools)) refuse(['tools'], 'an object of true or false');
+  for (const [key, on] of Object.entries((tools ?? {}) as Json)) {
+    if (typeof on !== 'boolean') refuse(['tools', key], 'true or false');
+    note(['tools', key, '*'], `"tools": { "${key}": ${String(on)} }`, ['tools', key]);
+  }
   const mcp = root.mcp;
   if (mcp !== undefined && !isObject(mcp)) refuse(['mcp'], 'an object of servers');
   for (const [key, server] of Object.entries((mcp ?? {}) as Json)) {
@@ -136,7 +144,21 @@ function readFile(file: ClientFile, origins: Map<string, Origin>): Json {
     note(['mcp', key], `"${key}"`);
     if ((server as Json).enabled !== undefined) note(['mcp', key, 'enabled'], '"enabled"');
   }
-  return { ...(permission === undefined ? {} : { permission }), ...(mcp ? { mcp } : {}) };
+  return {
+    ...(permission === undefined ? {} : { permission }),
+    ...(tools ? { tools } : {}),
+    ...(mcp ? { mcp } : {}),
+  };
+}
+
+/** The rules of the merged `tools` (false is deny, true allow), as opencode weighs them. */
+function toolRules(tools: unknown, origins: Map<string, Origin>): OpencodeRule[] {
+  return Object.entries((tools ?? {}) as Json).map(([key, on]) => ({
+    key,
+    pattern: '*',
+    action: on === true ? 'allow' : 'deny',
+    ...(origins.get(JSON.stringify(['tools', key, '*'])) as Origin),
+  }));
 }
 
 /** The rules of the merged `permission`, in the order opencode weighs them. */
@@ -173,7 +195,8 @@ export function readOpencode(files: ClientFile[]): OpencodeState {
       ...((server as Json).enabled === false && off ? { disabledAt: off } : {}),
     });
   }
-  return { rules: rulesOf(merged.permission, origins), servers, files: files.map((f) => f.path) };
+  const rules = [...toolRules(merged.tools, origins), ...rulesOf(merged.permission, origins)];
+  return { rules, servers, files: files.map((f) => f.path) };
 }
 
 /** The tool's name as opencode offers it and matches it in `permission`. */
