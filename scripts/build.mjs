@@ -103,7 +103,12 @@ const sideEffectFree = {
 };
 
 const common = {
-  alias: { '@modelcontextprotocol/client/_shims': './src/server/sdk-shims.ts' },
+  alias: {
+    '@modelcontextprotocol/client/_shims': './src/server/sdk-shims.ts',
+    // Its package "main" is a UMD wrapper esbuild cannot follow (its require is a parameter);
+    // the ES module build bundles, and only the functions used are kept.
+    'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js',
+  },
   plugins: [leaveOut, sideEffectFree],
   metafile: true,
   bundle: true,

@@ -55,6 +55,7 @@ import {
 } from './report/report.js';
 import { NPX_COMMAND } from './version.js';
 import { adviseFixes } from './core/advice.js';
+import { withJsonPositions } from './core/jsontext.js';
 import { pinnedCommand } from './config/pin-name.js';
 
 /*
@@ -273,7 +274,8 @@ function baseList(
         ? null
         : parseClassList(given.text, given.file ?? `${settings.classList} at ${given.label}`);
   const given = options.base instanceof Promise ? options.base : Promise.resolve(options.base);
-  const base = given.then(parseBase);
+  // A broken base loads jsonc-parser to say where (withJsonPositions), while the server boots.
+  const base = given.then((g) => withJsonPositions(() => parseBase(g)));
   // Awaited only after a listing: until then its failure must not count as unhandled.
   base.catch(() => undefined);
   if (options.baseFindings instanceof Promise) options.baseFindings.catch(() => undefined);

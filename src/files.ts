@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseSettings, type SettingsFile } from './clients/claude-code/claude-settings.js';
 import { parseClassList, type ClassList } from './core/classlist.js';
+import { loadJsonText, withJsonPositions } from './core/jsontext.js';
 import { AuditError, getErrorMessage } from './errors.js';
 import type { Report } from './report/report.js';
 import type { FailedRun } from './report/json.js';
@@ -29,13 +30,16 @@ export async function readClassList(
   path: string,
 ): Promise<{ list: ClassList; text: string } | undefined> {
   const text = await readTextIfPresent(path, `the class list ${path}`);
-  return text === undefined ? undefined : { list: parseClassList(text, path), text };
+  if (text === undefined) return undefined;
+  return { list: await withJsonPositions(() => parseClassList(text, path)), text };
 }
 
 /** Reads and parses a Claude Code settings file; `undefined` when it does not exist. */
 export async function readSettingsFile(path: string): Promise<SettingsFile | undefined> {
   const text = await readTextIfPresent(path, `the settings file ${path}`);
-  return text === undefined ? undefined : parseSettings(text, path);
+  if (text === undefined) return undefined;
+  await loadJsonText();
+  return parseSettings(text, path);
 }
 
 /** Reads a JSON report of an earlier run (the report-file input); see parseReport. */

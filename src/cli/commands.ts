@@ -124,7 +124,7 @@ async function baseOf(
           : undefined,
       );
     }
-    return usableBase({ text, label: base, file: base }, base);
+    return await usableBase({ text, label: base, file: base }, base);
   }
   if (ref === undefined) return {};
   return readBasePlan({

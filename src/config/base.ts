@@ -124,7 +124,7 @@ export async function readBaseState(source: BaseSource): Promise<BaseRead> {
   );
   const text = found?.text ?? null;
   const where = `${found?.path ?? headClassList} at ${label}`;
-  const checked = usableBase<BaseText>({ text, label, file: where }, where);
+  const checked = await usableBase<BaseText>({ text, label, file: where }, where);
   const warning = [...warnings, ...(checked.warning ? [checked.warning] : [])].join(' ');
   return {
     ...(baseConfig ? { config: baseConfig } : {}),

@@ -11,6 +11,7 @@ import {
   settingsSource,
   type CheckedSettings,
 } from '../clients/claude-code/settings-check.js';
+import { loadJsonText } from '../core/jsontext.js';
 import { AuditError } from '../errors.js';
 import { claudeCode } from '../clients/claude-code/client.js';
 import type { ClientsInput } from '../clients/judge.js';
@@ -76,6 +77,7 @@ export async function clientRulesInput(
       continue;
     }
     const source = settingsSource(resolve(path), project, local);
+    await loadJsonText();
     const checked = readForCheck(text, path, source);
     if (source === 'local' && (await tracked(path))) checked.needsTrust = true;
     files.push(checked);

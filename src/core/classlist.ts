@@ -10,7 +10,7 @@ import {
   type TitleSource,
   type ToolClass,
 } from './classify.js';
-import { parseJsonText } from './jsontext.js';
+import { parseJsonText, withJsonPositions } from './jsontext.js';
 import { shapes } from './schemas.js';
 import { AuditError, describeError } from '../errors.js';
 import { INVISIBLE, terminalSafe, unicodeEscape } from '../escape.js';
@@ -333,12 +333,13 @@ export interface BaseText {
  * with the class list at HEAD, and the warning says so. `where` names it in the warning (`path at
  * the base commit`). Shared by the action and the CLI (--base, --base-ref).
  */
-export function usableBase<B extends { text: string | null }>(
+export async function usableBase<B extends { text: string | null }>(
   base: B,
   where: string,
-): { base?: B; warning?: string } {
+): Promise<{ base?: B; warning?: string }> {
   try {
-    if (base.text !== null) parseClassList(base.text, where);
+    const { text } = base;
+    if (text !== null) await withJsonPositions(() => parseClassList(text, where));
   } catch (error) {
     return {
       warning: `${terminalSafe(describeError(error), 600)} Comparing with the class list at HEAD only.`,

@@ -1,181 +1,205 @@
+import type * as Jsonc from 'jsonc-parser';
 import { AuditError } from '../errors.js';
 
 /*
- * JSON text as people edit it (class lists, Claude Code settings files): where a broken file stops
- * being JSON, told as a line and column, so the error points at the line to fix.
+ * JSON text as people edit it (class lists, client settings files): JSON.parse reads the values,
+ * and jsonc-parser says where things are: the line and column where a broken file stops being
+ * JSON (V8's messages carry no position on Node 20), and the line of each value of a settings
+ * file. jsonc-parser is a chunk of its own, loaded only when positions are needed (loadJsonText):
+ * a valid class list never needs it.
  */
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const ESCAPES = '"\\/bfnrt';
-const isSpace = (code: number): boolean =>
-  code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
-const isHex = (char: string | undefined): boolean =>
-  char !== undefined && /^[0-9a-fA-F]$/.test(char);
+type Parser = typeof import('./jsonc-parser.js');
+let parser: Parser | undefined;
 
-/** The 1-based line of a character offset. */
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
+/** Loads jsonc-parser (a separate chunk of the bundle); a no-op once loaded. */
+export async function loadJsonText(): Promise<void> {
+  parser ??= await import('./jsonc-parser.js');
 }
 
-/** The scanner's place in the text. */
-interface Cursor {
-  text: string;
-  i: number;
+/** Thrown when positions are needed before loadJsonText() was awaited (see withJsonPositions). */
+class NeedsParser extends Error {
+  constructor() {
+    super('internal: loadJsonText() was not awaited before a JSON position was needed');
+  }
 }
 
-/** What the scanner expects next. */
-type Expect = 'value' | 'key' | 'after';
-/** What one step found: what comes next, or where the text stops being JSON (-1: it is valid). */
-type Step = Expect | { stop: number };
+const loaded = (): Parser => {
+  if (!parser) throw new NeedsParser();
+  return parser;
+};
 
-function skipSpace(cursor: Cursor): void {
-  while (cursor.i < cursor.text.length && isSpace(cursor.text.charCodeAt(cursor.i))) cursor.i++;
+/**
+ * Runs a synchronous parse; when it needed JSON positions (a broken class list) before the
+ * parser was loaded, loads it and runs the parse again. A valid file never loads it.
+ */
+export async function withJsonPositions<T>(parse: () => T): Promise<T> {
+  try {
+    return parse();
+  } catch (error) {
+    if (!(error instanceof NeedsParser)) throw error;
+    await loadJsonText();
+    return parse();
+  }
 }
 
-/** Moves past the string at the cursor; the offset of its error, or -1. */
-function scanString(cursor: Cursor): number {
-  const { text } = cursor;
-  const end = text.length;
-  cursor.i++;
-  while (cursor.i < end) {
-    const i = cursor.i;
-    const char = text[i] as string;
-    if (char === '"') {
-      cursor.i++;
-      return -1;
+/** How a file is read. */
+interface Dialect {
+  /** `//` and `/* *\/` comments are allowed (Gemini's settings); trailing commas never are. */
+  comments?: boolean;
+  /**
+   * Its lines will be asked for (a settings file): the parser must be loaded even for a file that
+   * turns out to need none, so that a caller that forgot loadJsonText() fails on every file.
+   */
+  lines?: boolean;
+}
+
+/**
+ * The syntax tree of `text` and its errors, as the dialect reads it. jsonc-parser recurses, so a
+ * file nested deeper than the stack is an AuditError (JSON.parse itself reads it).
+ */
+function treeOf(
+  text: string,
+  dialect: Dialect,
+  what: string,
+  fix: string,
+): { tree: Jsonc.Node | undefined; errors: Jsonc.ParseError[] } {
+  const errors: Jsonc.ParseError[] = [];
+  try {
+    const tree = loaded().parseTree(text, errors, {
+      disallowComments: !dialect.comments,
+      allowTrailingComma: false,
+      allowEmptyContent: false,
+    });
+    return { tree, errors };
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new AuditError(`${what} nests its values too deeply to be read.`, fix);
+  }
+}
+
+/** The 1-based line of each offset, by a binary search of the line starts (built once). */
+function lineLookup(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((starts[mid] as number) <= offset) low = mid;
+      else high = mid - 1;
     }
-    if (char.charCodeAt(0) < 0x20) return i;
-    if (char === '\\') {
-      const escape = text[i + 1];
-      if (escape === 'u') {
-        for (let k = 2; k < 6; k++) if (!isHex(text[i + k])) return Math.min(i + k, end);
-        cursor.i += 6;
-      } else if (escape !== undefined && ESCAPES.includes(escape)) cursor.i += 2;
-      else return Math.min(i + 1, end);
-    } else cursor.i++;
-  }
-  return end;
-}
-
-/** Moves past the string, literal or number at the cursor; the offset of its error, or -1. */
-function scanScalar(cursor: Cursor): number {
-  const { text, i } = cursor;
-  const end = text.length;
-  const char = text[i];
-  if (char === '"') return scanString(cursor);
-  if (char === 't' || char === 'f' || char === 'n') {
-    const word = char === 't' ? 'true' : char === 'f' ? 'false' : 'null';
-    for (let k = 0; k < word.length; k++) if (text[i + k] !== word[k]) return Math.min(i + k, end);
-    cursor.i += word.length;
-    return -1;
-  }
-  NUMBER.lastIndex = i;
-  if (!NUMBER.test(text)) return char === '-' ? Math.min(i + 1, end) : i;
-  cursor.i = NUMBER.lastIndex;
-  return -1;
-}
-
-/** A value: opens an array or object (`open` gets its closer), or scans a scalar. */
-function stepValue(cursor: Cursor, open: string[]): Step {
-  const char = cursor.text[cursor.i];
-  if (char === '{' || char === '[') {
-    const closer = char === '{' ? '}' : ']';
-    cursor.i++;
-    skipSpace(cursor);
-    if (cursor.text[cursor.i] !== closer) {
-      open.push(closer);
-      return char === '{' ? 'key' : 'value';
-    }
-    cursor.i++;
-    return 'after';
-  }
-  const error = scanScalar(cursor);
-  return error >= 0 ? { stop: error } : 'after';
-}
-
-/** An object's key and its colon. */
-function stepKey(cursor: Cursor): Step {
-  if (cursor.text[cursor.i] !== '"') return { stop: cursor.i };
-  const error = scanString(cursor);
-  if (error >= 0) return { stop: error };
-  skipSpace(cursor);
-  if (cursor.text[cursor.i] !== ':') return { stop: cursor.i };
-  cursor.i++;
-  return 'value';
-}
-
-/** After a value: a comma, the closer of the innermost open value, or the end of the text. */
-function stepAfter(cursor: Cursor, open: string[]): Step {
-  const closer = open.at(-1);
-  if (closer === undefined) return { stop: cursor.i === cursor.text.length ? -1 : cursor.i };
-  const char = cursor.text[cursor.i];
-  if (char === ',') {
-    cursor.i++;
-    return closer === '}' ? 'key' : 'value';
-  }
-  if (char !== closer) return { stop: cursor.i };
-  cursor.i++;
-  open.pop();
-  return 'after';
+    return low + 1;
+  };
 }
 
 /**
  * The offset where `text` stops being valid JSON (its length when it ends too early), or -1 when
- * it is valid. V8's messages carry no position on Node 20 ("Unexpected token"), so the line of a
- * syntax error comes from here. Iterative, so a deeply nested file cannot overflow the stack.
+ * it is valid, as strict JSON: no comments, no trailing comma.
  */
-export function jsonErrorOffset(text: string): number {
-  const cursor: Cursor = { text, i: 0 };
-  // The closers of the open arrays and objects, innermost last.
-  const open: string[] = [];
-  let expect: Expect = 'value';
-  for (;;) {
-    skipSpace(cursor);
-    const step: Step =
-      expect === 'after'
-        ? stepAfter(cursor, open)
-        : expect === 'key'
-          ? stepKey(cursor)
-          : stepValue(cursor, open);
-    if (typeof step !== 'string') return step.stop;
-    expect = step;
-  }
+export function jsonErrorOffset(text: string, dialect: Dialect = {}): number {
+  const error = treeOf(text, dialect, 'The text', '').errors[0];
+  return error ? faultAt(text, error) : -1;
+}
+
+/** In a string: valid escapes, skipped whole; else (group 1) a control character or a bad escape. */
+// A control character is a UTF-16 unit below the space: [^ -\uffff].
+const STRING_PARTS = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})|([^ -\uffff]|\\.?)/g;
+
+/**
+ * Where an error is, as a person looks for it: jsonc-parser tells a bad string or number at its
+ * start, so a string points at the character JSON refuses in it and a cut number (`1.`) at its end.
+ */
+function faultAt(text: string, error: Jsonc.ParseError): number {
+  const { offset, length } = error;
+  if (loaded().printParseErrorCode(error.error) === 'UnexpectedEndOfNumber') return offset + length;
+  if (text[offset] !== '"') return offset;
+  for (const part of text.slice(offset + 1, offset + length).matchAll(STRING_PARTS))
+    // A bad escape is pointed at after its `\`.
+    if (part[1] !== undefined) return offset + part.index + part[1].length;
+  return offset + length;
 }
 
 /** Where and why `text` is not JSON, as a person reads it. */
-export function syntaxError(text: string): { line: number; column: number; problem: string } {
-  let offset = jsonErrorOffset(text);
-  // JSON.parse refused what the scanner accepts: should not happen; point at the end.
+function syntaxError(
+  text: string,
+  dialect: Dialect,
+  what: string,
+  fix: string,
+): { line: number; column: number; problem: string } {
+  const error = treeOf(text, dialect, what, fix).errors[0];
+  let offset = error ? faultAt(text, error) : -1;
+  // JSON.parse refused what jsonc-parser accepts: should not happen; point at the end.
   if (offset < 0) offset = text.length;
   const char = text[offset];
   // A file that ends too early: point just after its last word, not at a blank line below it.
   if (char === undefined) offset = text.trimEnd().length;
   return {
-    line: lineAt(text, offset),
+    line: lineLookup(text)(offset),
     column: offset - text.lastIndexOf('\n', offset - 1),
     problem: char === undefined ? 'the file ends too early' : `unexpected ${JSON.stringify(char)}`,
   };
 }
 
+/** A JSON file as read: its values, and where each value is written. */
+export interface JsonText {
+  /** The text without its byte order mark: what the offsets of `tree` count in. */
+  json: string;
+  data: unknown;
+  /** The line the value at a path starts on (the first of duplicate keys); 1 when there is none. */
+  lineOf: (...path: (string | number)[]) => number;
+  /** The 1-based line of an offset of `json`. */
+  lineAt: (offset: number) => number;
+  /** The syntax tree (jsonc-parser's), for edits that keep every other byte. */
+  tree: () => Jsonc.Node;
+}
+
 /**
  * Parses a file's JSON text, without the byte order mark editors may add (JSON.parse refuses it).
  * Text that is not JSON is an AuditError: "`what` is not valid JSON at line L, column C", with `fix`.
+ * The values come from JSON.parse (exactly what a client's JSON.parse reads, `__proto__` keys
+ * included); positions from jsonc-parser, which must be loaded for lineOf, tree and errors.
  */
 export function parseJsonText(
   text: string,
   what: string,
   fix: string,
-): { json: string; data: unknown } {
+  dialect: Dialect = {},
+): JsonText {
+  if (dialect.lines) loaded();
   const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let data: unknown;
   try {
-    return { json, data: JSON.parse(json) as unknown };
-  } catch {
-    const where = syntaxError(json);
+    data = JSON.parse(dialect.comments ? loaded().stripComments(json, ' ') : json) as unknown;
+  } catch (error) {
+    if (error instanceof NeedsParser) throw error;
+    const where = syntaxError(json, dialect, what, fix);
     throw new AuditError(
       `${what} is not valid JSON at line ${where.line}, column ${where.column}: ${where.problem}.`,
       fix,
     );
   }
+  let built: { tree: Jsonc.Node; line: (offset: number) => number } | undefined;
+  const tree = () => {
+    built ??= {
+      tree: treeOf(json, dialect, what, fix).tree as Jsonc.Node,
+      line: lineLookup(json),
+    };
+    return built;
+  };
+  return {
+    json,
+    data,
+    lineOf: (...path) => {
+      const { tree: root, line } = tree();
+      const node = loaded().findNodeAtLocation(root, path);
+      return node ? line(node.offset) : 1;
+    },
+    lineAt: (offset) => tree().line(offset),
+    tree: () => tree().tree,
+  };
 }
+
+/** jsonc-parser, once loaded (for edits of a parsed text): see loadJsonText. */
+export const jsonc = (): Parser => loaded();

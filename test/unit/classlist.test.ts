@@ -19,12 +19,15 @@ import {
   type ToolRecord,
   wellFormed,
 } from '../../src/core/classlist.js';
-import { jsonErrorOffset } from '../../src/core/jsontext.js';
+import { jsonErrorOffset, loadJsonText } from '../../src/core/jsontext.js';
 import { writeConfined, type WriteRoot } from '../../src/confined.js';
 import { readClassList } from '../../src/files.js';
 import { describeError } from '../../src/errors.js';
 import { tempDir } from '../support/cli.js';
 import { variants } from '../support/variants.js';
+
+// parseClassList says where a broken file breaks with jsonc-parser, which readClassList loads.
+await loadJsonText();
 
 const record = (tool: string): ToolRecord => ({
   server: 's',
@@ -191,6 +194,18 @@ describe('parseClassList: a syntax error names its line on every Node version', 
     const cut = text.indexOf('"title": "b"') + 5;
     expect(parseError(`${text.slice(0, cut)}\n}`)).toMatch(
       new RegExp(`at line ${lineOf(text, '"title": "b"')}, column 12: unexpected "\\\\n"`),
+    );
+  });
+
+  it('a bad escape or a control character in a string: where it is, past valid escapes', () => {
+    expect(parseError(String.raw`{"version": 1, "tools": {"a\\b\x": 1}}`)).toMatch(
+      /at line 1, column 32: unexpected "x"/,
+    );
+    expect(parseError('{"version": 1, "tools": {"a\tb": 1}}')).toMatch(
+      /at line 1, column 28: unexpected "\\t"/,
+    );
+    expect(parseError(String.raw`{"version": 1, "tools": {"\u12g4": 1}}`)).toMatch(
+      /at line 1, column 28: unexpected "u"/,
     );
   });
 

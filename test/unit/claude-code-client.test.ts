@@ -1,12 +1,15 @@
 // Claude Code as a row of the client registry: the Client seam over the verified model, giving
 // the model's decisions, its findings about the files, and the merge `rules --write` does.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { claudeCode } from '../../src/clients/claude-code/client.js';
 import { mergePermissions } from '../../src/clients/claude-code/claude-settings.js';
 import type { ClientTool } from '../../src/clients/client.js';
 import { CLIENTS, clientById } from '../../src/clients/registry.js';
 import { CLIENT_PROJECT_FILES } from '../../src/config/defaults.js';
 import { AuditError } from '../../src/errors.js';
+
+// read() and writeRules() take lines from jsonc-parser, which the row's load() brings in.
+beforeAll(() => claudeCode.load?.());
 
 const MAPPING = { read: 'allow', edit: 'ask', delete: 'deny' } as const;
 const TOOLS: ClientTool[] = [

@@ -21,6 +21,10 @@ import {
   type SettingsSource,
 } from '../../src/clients/claude-code/settings-check.js';
 import { parseClassList } from '../../src/core/classlist.js';
+import { loadJsonText } from '../../src/core/jsontext.js';
+
+// The settings readers take their lines from jsonc-parser, which the CLI loads before them.
+await loadJsonText();
 
 const TOOLS = ['list_notes', 'add_note', 'delete_note'];
 const classList = parseClassList(readFileSync('mcp-tool-classes.json', 'utf8'), 'classes.json');

@@ -15,6 +15,10 @@ import {
   type SettingsRule,
 } from '../../src/clients/claude-code/permissions.js';
 import { readFileSync } from 'node:fs';
+import { loadJsonText } from '../../src/core/jsontext.js';
+
+// The settings readers take their lines from jsonc-parser, which the CLI loads before them.
+await loadJsonText();
 
 const NOTES = ['list_notes', 'add_note', 'delete_note'].map((t) => `mcp__notes__${t}`);
 

@@ -22,6 +22,10 @@ import {
 import { reportOf } from '../support/audit-run.js';
 import { folderRoot } from '../support/roots.js';
 import { inMemory } from '../support/in-memory.js';
+import { loadJsonText } from '../../src/core/jsontext.js';
+
+// The settings readers take their lines from jsonc-parser, which the CLI loads before them.
+await loadJsonText();
 
 /** What a report file gives back: all of the report but the instructions, never read from one. */
 function withoutInstructions(report: Report): Report {

@@ -1,7 +1,8 @@
 import * as z from 'zod/v4';
 import type { ToolClass } from '../../core/classify.js';
 import type { ClassList, ToolRecord } from '../../core/classlist.js';
-import { parseJsonText } from '../../core/jsontext.js';
+import type { Edit, Node } from 'jsonc-parser';
+import { jsonc, parseJsonText } from '../../core/jsontext.js';
 import { AuditError } from '../../errors.js';
 import { lazily } from '../../lazy.js';
 import { DECISIONS, splitMcpName, type Decision, type SettingsRule } from './permissions.js';
@@ -108,92 +109,6 @@ export function serversOf(list: ClassList): Set<string> {
   return new Set([...list.tools.values()].map((r) => r.server));
 }
 
-/** Where one JSON value sits in the text. */
-export interface Span {
-  path: (string | number)[];
-  start: number;
-  end: number;
-  line: number;
-}
-
-/**
- * The spans of the values at most `depth` deep in valid JSON text, found without recursion (a
- * deeply nested file cannot overflow the stack). Only what a settings file's permissions need.
- */
-export function scanSpans(text: string, depth: number): Span[] {
-  interface Frame {
-    path: (string | number)[];
-    start: number;
-    line: number;
-    object: boolean;
-    key?: string;
-    index: number;
-    expectKey: boolean;
-  }
-  const spans: Span[] = [];
-  const stack: Frame[] = [];
-  let line = 1;
-  const pathHere = (): (string | number)[] | undefined => {
-    const top = stack.at(-1);
-    if (!top) return [];
-    return [...top.path, top.object ? (top.key as string) : top.index];
-  };
-  const record = (
-    path: (string | number)[] | undefined,
-    start: number,
-    end: number,
-    at: number,
-  ) => {
-    if (path && path.length <= depth) spans.push({ path, start, end, line: at });
-  };
-  let i = 0;
-  while (i < text.length) {
-    const char = text[i] as string;
-    if (char === '\n') line++;
-    if (char === '{' || char === '[') {
-      const path = pathHere() ?? [];
-      stack.push({ path, start: i, line, object: char === '{', index: 0, expectKey: char === '{' });
-      i++;
-    } else if (char === '}' || char === ']') {
-      const frame = stack.pop() as Frame;
-      record(frame.path, frame.start, i + 1, frame.line);
-      i++;
-    } else if (char === ',') {
-      const top = stack.at(-1);
-      if (top?.object) top.expectKey = true;
-      else if (top) top.index++;
-      i++;
-    } else if (char === '"') {
-      let j = i + 1;
-      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      const top = stack.at(-1);
-      if (top?.object && top.expectKey) {
-        top.key = JSON.parse(text.slice(i, j + 1)) as string;
-        top.expectKey = false;
-      } else record(pathHere(), i, j + 1, line);
-      i = j + 1;
-    } else if (/[-0-9tfn]/.test(char)) {
-      const start = i;
-      while (i < text.length && !/[\s,\]}]/.test(text[i] as string)) i++;
-      record(pathHere(), start, i, line);
-    } else i++;
-  }
-  return spans;
-}
-
-/**
- * The line of the value at a path, looked up in a map built once (a file of many rules must not
- * cost rules x spans); line 1 for a path not found.
- */
-export function lineFinder(spans: Span[]): (...path: (string | number)[]) => number {
-  const lines = new Map<string, number>();
-  for (const span of spans) {
-    const key = JSON.stringify(span.path);
-    if (!lines.has(key)) lines.set(key, span.line);
-  }
-  return (...path) => lines.get(JSON.stringify(path)) ?? 1;
-}
-
 /** A settings file as read: its text and every rule of its permissions lists, with lines. */
 export interface SettingsFile {
   path: string;
@@ -202,6 +117,8 @@ export interface SettingsFile {
 }
 
 const BOM = '\ufeff';
+const UNPARSED =
+  'Fix that line; the auditor will not read or overwrite a settings file it cannot parse.';
 
 /**
  * Reads a settings file's permissions. A file that is not JSON, `permissions` that is not an
@@ -209,12 +126,9 @@ const BOM = '\ufeff';
  * file and line: such a file is never overwritten.
  */
 export function parseSettings(text: string, path: string): SettingsFile {
-  const { json, data } = parseJsonText(
-    text,
-    `The settings file ${path}`,
-    'Fix that line; the auditor will not read or overwrite a settings file it cannot parse.',
-  );
-  const lineOf = lineFinder(scanSpans(json, 3));
+  const { data, lineOf } = parseJsonText(text, `The settings file ${path}`, UNPARSED, {
+    lines: true,
+  });
   const bad = (what: string, line: number) =>
     new AuditError(
       `The settings file ${path} ${what} (line ${line}).`,
@@ -271,16 +185,8 @@ function lineIndent(text: string, offset: number): string {
 interface Layout {
   /** The text without its byte order mark. */
   text: string;
-  spans: Span[];
   unit: string;
   eol: string;
-}
-
-/** An edit of the text: `start` to `end` replaced with `text`. */
-interface Edit {
-  start: number;
-  end: number;
-  text: string;
 }
 
 /** A member to insert into an object: its key, and its value rendered at an indent. */
@@ -300,8 +206,11 @@ function renderObject(members: Member[], indent: string, layout: Layout): string
   return `{${eol}${inner}${eol}${indent}}`;
 }
 
-function spanAt(spans: Span[], ...path: string[]): Span | undefined {
-  return spans.find((s) => s.path.length === path.length && s.path.every((p, i) => p === path[i]));
+/** The values of an object's members named `key`, in file order (JSON keeps the last). */
+function membersNamed(object: Node | undefined, key: string): Node[] {
+  return (object?.children ?? []).flatMap((p) =>
+    p.children?.[0]?.value === key && p.children[1] ? [p.children[1]] : [],
+  );
 }
 
 /**
@@ -333,61 +242,47 @@ function changedLists(
 }
 
 /** Adds members to an object: after its last member, in that member's indent. */
-function insertMembers(object: Span, members: Member[], layout: Layout): Edit[] {
-  const { text, spans, eol } = layout;
-  const last = spans
-    .filter(
-      (s) =>
-        s.path.length === object.path.length + 1 && object.path.every((p, i) => p === s.path[i]),
-    )
-    .at(-1);
+function insertMembers(object: Node, members: Member[], layout: Layout): Edit[] {
+  const { text, eol } = layout;
+  // The value of the last member (a member is a property node: key, value).
+  const last = object.children?.at(-1)?.children?.[1];
   if (!last)
     return [
       {
-        start: object.start,
-        end: object.end,
-        text: renderObject(members, lineIndent(text, object.start), layout),
+        offset: object.offset,
+        length: object.length,
+        content: renderObject(members, lineIndent(text, object.offset), layout),
       },
     ];
-  const indent = lineIndent(text, last.start);
+  const indent = lineIndent(text, last.offset);
   return members.map(([key, value]) => ({
-    start: last.end,
-    end: last.end,
-    text: `,${eol}${indent}${JSON.stringify(key)}: ${value(indent)}`,
+    offset: last.offset + last.length,
+    length: 0,
+    content: `,${eol}${indent}${JSON.stringify(key)}: ${value(indent)}`,
   }));
 }
 
 /** The edits that write `lists`: a list in place where it is, else added to permissions. */
-function listEdits(lists: [Decision, string[]][], layout: Layout): Edit[] {
-  const { text, spans } = layout;
+function listEdits(lists: [Decision, string[]][], root: Node, layout: Layout): Edit[] {
+  const { text } = layout;
   const edits: Edit[] = [];
   const added: Member[] = [];
+  const permissions = membersNamed(root, 'permissions')[0];
   for (const [list, items] of lists) {
-    const span = spanAt(spans, 'permissions', list);
-    if (span)
+    const node = membersNamed(permissions, list)[0];
+    if (node)
       edits.push({
-        start: span.start,
-        end: span.end,
-        text: renderList(items, lineIndent(text, span.start), layout),
+        offset: node.offset,
+        length: node.length,
+        content: renderList(items, lineIndent(text, node.offset), layout),
       });
     else added.push([list, (indent) => renderList(items, indent, layout)]);
   }
   if (!added.length) return edits;
-  const permissions = spanAt(spans, 'permissions');
-  const root = spans.find((s) => s.path.length === 0) as Span;
   const members: Member[] = permissions
     ? added
     : [['permissions', (indent) => renderObject(added, indent, layout)]];
   return [...edits, ...insertMembers(permissions ?? root, members, layout)];
-}
-
-/** Applies edits from the end of the text backwards, so earlier offsets stay right. */
-function applyEdits(text: string, edits: Edit[]): string {
-  // Several members inserted at one offset keep their list order.
-  const ordered = edits.map((e, n) => ({ ...e, n })).sort((a, b) => b.start - a.start || b.n - a.n);
-  let out = text;
-  for (const edit of ordered) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
-  return out;
 }
 
 /**
@@ -395,15 +290,18 @@ function applyEdits(text: string, edits: Edit[]): string {
  * its lists): JSON keeps the last, so an edit of the first would say "Wrote" and change nothing
  * Claude Code reads.
  */
-function refuseDuplicateKeys(spans: Span[], path: string): void {
-  for (const key of [['permissions'], ...DECISIONS.map((d) => ['permissions', d])]) {
-    const lines = spans
-      .filter((s) => s.path.length === key.length && s.path.every((p, i) => p === key[i]))
-      .map((s) => s.line);
-    if (lines.length < 2) continue;
-    const name = key.join('.');
+function refuseDuplicateKeys(root: Node, path: string, lineAt: (offset: number) => number): void {
+  const permissions = membersNamed(root, 'permissions');
+  for (const [name, nodes] of [
+    ['permissions', permissions] as const,
+    ...DECISIONS.map(
+      (d) => [`permissions.${d}`, permissions.flatMap((p) => membersNamed(p, d))] as const,
+    ),
+  ]) {
+    if (nodes.length < 2) continue;
+    const lines = nodes.map((n) => lineAt(n.offset));
     throw new AuditError(
-      `The settings file ${path} has "${name}" ${lines.length} times (lines ${lines.join(', ')}): JSON keeps only the last, so the rules of the others count for nothing.`,
+      `The settings file ${path} has "${name}" ${nodes.length} times (lines ${lines.join(', ')}): JSON keeps only the last, so the rules of the others count for nothing.`,
       `Merge them into one "${name}" by hand (keep the rules that should count), then run rules --write again; the auditor will not edit a file whose rules it cannot place.`,
     );
   }
@@ -431,19 +329,21 @@ export function mergeSettings(
   if (!existing)
     return { text: `${JSON.stringify({ permissions: next }, null, 2)}\n`, removed: [] };
   const bom = existing.text.startsWith(BOM) ? BOM : '';
-  const text = bom ? existing.text.slice(1) : existing.text;
-  const spans = scanSpans(text, 2);
-  refuseDuplicateKeys(spans, existing.path);
-  const data = JSON.parse(text) as { permissions?: Record<string, string[]> };
+  const parsed = parseJsonText(existing.text, `The settings file ${existing.path}`, UNPARSED, {
+    lines: true,
+  });
+  const root = parsed.tree();
+  refuseDuplicateKeys(root, existing.path, parsed.lineAt);
+  const { json: text } = parsed;
   const layout: Layout = {
     text,
-    spans,
     unit: indentUnit(text),
     eol: text.includes('\r\n') ? '\r\n' : '\n',
   };
-  const edits = listEdits(changedLists(data.permissions, next, servers), layout);
+  const permissions = (parsed.data as { permissions?: Record<string, string[]> }).permissions;
+  const edits = listEdits(changedLists(permissions, next, servers), root, layout);
   const removed = removedRules(existing.rules, next, servers).sort((a, b) => a.line - b.line);
-  return { text: bom + applyEdits(text, edits), removed };
+  return { text: bom + jsonc().applyEdits(text, edits), removed };
 }
 
 /** The text of {@link mergeSettings}. */

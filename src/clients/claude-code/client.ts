@@ -1,5 +1,6 @@
 import { DEFAULT_SETTINGS, LOCAL_SETTINGS } from './paths.js';
 import type { Finding } from '../../core/findings.js';
+import { loadJsonText } from '../../core/jsontext.js';
 import { RULES } from '../../core/rules.js';
 import type { Client, ClientRuleProblem, ClientTool, ClientVerdict } from '../client.js';
 import { expectedDecision } from '../client.js';
@@ -54,6 +55,8 @@ export const claudeCode: Client<ClaudeCodeState> = {
   verified: { binary: '@anthropic-ai/claude-code', version: '2.1.332' },
   projectFiles: [DEFAULT_SETTINGS, LOCAL_SETTINGS],
   fullName: (server, tool) => toolRef(server, tool).fullName,
+  // The lines of settings files come from jsonc-parser, a chunk loaded only for them.
+  load: loadJsonText,
   // A file Claude Code drops whole is read as dropped (settings-ignored), never as an error.
   read: (files) =>
     claudeCodeState(

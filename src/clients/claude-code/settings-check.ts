@@ -1,6 +1,6 @@
 import { parseJsonText } from '../../core/jsontext.js';
 import { AuditError } from '../../errors.js';
-import { lineFinder, scanSpans, type SettingsFile } from './claude-settings.js';
+import type { SettingsFile } from './claude-settings.js';
 import { DECISIONS, type SettingsRule } from './permissions.js';
 
 /*
@@ -131,17 +131,18 @@ export function readForCheck(text: string, path: string, source: SettingsSource)
       `The settings file ${path} is ${Buffer.byteLength(text, 'utf8')} bytes; the check reads settings files of up to ${MAX_SETTINGS_BYTES} bytes.`,
       'A Claude Code settings file is a few kilobytes: check that the path names the right file, or shorten it.',
     );
-  let json: string;
-  let data: unknown;
+  let parsed: ReturnType<typeof parseJsonText>;
   try {
-    ({ json, data } = parseJsonText(text, 'it', ''));
+    parsed = parseJsonText(text, 'it', '', { lines: true });
   } catch (error) {
+    // Only the file's own fault is "dropped"; anything else (a parser not loaded) is ours.
+    if (!(error instanceof AuditError)) throw error;
     // "it is not valid JSON at line 3, column 29: ...", said of the file.
-    const message = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+    const message = error.message.replace(/\.$/, '');
     const line = Number(/line (\d+)/.exec(message)?.[1] ?? 1);
     return { ...empty, ignored: { why: message, line } };
   }
-  const lineOf = lineFinder(scanSpans(json, 3));
+  const { data, lineOf } = parsed;
   if (!isObject(data)) return { ...empty, ignored: { why: 'it is not a JSON object', line: 1 } };
   const top = wrongKey(data, TOP_LEVEL, '');
   if (top) return { ...empty, ignored: { why: top.why, line: lineOf(top.key) } };

@@ -1,3 +1,4 @@
+import { loadJsonText } from '../../core/jsontext.js';
 import {
   expectedDecision,
   type Client,
@@ -174,7 +175,9 @@ export const gemini: Client<GeminiState> = {
   projectFiles: [GEMINI_SETTINGS, GEMINI_POLICY],
   projectDirs: [WORKSPACE_POLICIES],
   fullName: geminiToolName,
-  load: loadPolicyParser,
+  load: async () => {
+    await Promise.all([loadPolicyParser(), loadJsonText()]);
+  },
   read: readState,
   configures: (state) => {
     const s = state.settings;

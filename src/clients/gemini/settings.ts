@@ -1,6 +1,5 @@
 import { parseJsonText } from '../../core/jsontext.js';
 import { AuditError } from '../../errors.js';
-import { lineFinder, scanSpans } from '../claude-code/claude-settings.js';
 
 /*
  * A workspace `.gemini/settings.json` as Gemini CLI 0.61.0 reads it: JSON with `//` and `/* *\/`
@@ -45,35 +44,6 @@ export interface GeminiSettings {
   ignored: { setting: string; line: number; why: string }[];
 }
 
-/**
- * The text with its comments blanked out (each character a space, newlines kept), so offsets and
- * lines stay those of the file; strings are left alone.
- */
-export function blankComments(text: string): string {
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const char = text[i] as string;
-    if (char === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j + 1;
-    } else if (char === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) {
-      const block = text[i + 1] === '*';
-      let end = block ? text.indexOf('*/', i + 2) : text.indexOf('\n', i);
-      if (end < 0) end = text.length;
-      else if (block) end += 2;
-      out += text.slice(i, end).replace(/[^\n]/g, ' ');
-      i = end;
-    } else {
-      out += char;
-      i++;
-    }
-  }
-  return out;
-}
-
 const FIX =
   'Fix it by hand: Gemini CLI refuses to start with a settings file it cannot parse, or misreads a setting of the wrong type.';
 
@@ -82,12 +52,10 @@ const MODES = ['default', 'auto_edit', 'plan', 'yolo'];
 
 /** The settings of a workspace file; an AuditError naming the file and line for what Gemini refuses. */
 export function parseGeminiSettings(text: string, path: string): GeminiSettings {
-  const { json, data } = parseJsonText(
-    blankComments(text),
-    `The Gemini settings file ${path}`,
-    FIX,
-  );
-  const lineOf = lineFinder(scanSpans(json, 4));
+  const { data, lineOf } = parseJsonText(text, `The Gemini settings file ${path}`, FIX, {
+    comments: true,
+    lines: true,
+  });
   const bad = (where: Path, what: string) =>
     new AuditError(
       `The Gemini settings file ${path} has ${where.join('.') || 'a top level'} that is ${what} (line ${lineOf(...where)}).`,
