@@ -149,6 +149,8 @@ export interface JsonText {
   data: unknown;
   /** The line the value at a path starts on (the first of duplicate keys); 1 when there is none. */
   lineOf: (...path: (string | number)[]) => number;
+  /** The node of the value at a path (the first of duplicate keys). */
+  nodeAt: (...path: (string | number)[]) => Jsonc.Node | undefined;
   /** The 1-based line of an offset of `json`. */
   lineAt: (offset: number) => number;
   /** The syntax tree (jsonc-parser's), for edits that keep every other byte. */
@@ -192,10 +194,10 @@ export function parseJsonText(
     json,
     data,
     lineOf: (...path) => {
-      const { tree: root, line } = tree();
-      const node = loaded().findNodeAtLocation(root, path);
-      return node ? line(node.offset) : 1;
+      const node = loaded().findNodeAtLocation(tree().tree, path);
+      return node ? tree().line(node.offset) : 1;
     },
+    nodeAt: (...path) => loaded().findNodeAtLocation(tree().tree, path),
     lineAt: (offset) => tree().line(offset),
     tree: () => tree().tree,
   };

@@ -2,12 +2,15 @@
 // the oracle in test/oracle/opencode.test.ts runs them): the default allow, the last matching key
 // winning, globs, names, JSONC, the files' merge order, what stops opencode from starting, and the
 // findings about keys that decide nothing.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClientTool } from '../../src/clients/client.js';
 import { opencode } from '../../src/clients/opencode/index.js';
 import { clientById } from '../../src/clients/registry.js';
 import { AuditError } from '../../src/errors.js';
 import { notesTools } from '../support/client-tools.js';
+
+// Positions come from jsonc-parser, which the row's load() brings in.
+beforeAll(() => opencode.load?.());
 
 const FILE = 'opencode.json';
 const read = (text: string, path = FILE) => opencode.read([{ path, text }]);

@@ -2,11 +2,14 @@
 // other key (opencode lets the last matching key decide), merged into opencode.json keeping every
 // other byte, comments too, idempotent, refusing what does not parse (the oracle runs the written
 // file on the real opencode).
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClassDecisions } from '../../src/clients/client.js';
 import { opencode } from '../../src/clients/opencode/index.js';
 import { AuditError } from '../../src/errors.js';
 import { notesTools } from '../support/client-tools.js';
+
+// Positions come from jsonc-parser, which the row's load() brings in.
+beforeAll(() => opencode.load?.());
 
 const MAPPING: ClassDecisions = { read: 'allow', edit: 'ask', delete: 'deny' };
 const NOTES = notesTools();

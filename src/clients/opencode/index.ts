@@ -1,3 +1,4 @@
+import { loadJsonText } from '../../core/jsontext.js';
 import type { Client } from '../client.js';
 import { decideOpencode, opencodeName, readOpencode, type OpencodeState } from './model.js';
 import { opencodeProblems } from './problems.js';
@@ -18,6 +19,8 @@ export const opencode: Client<OpencodeState> = {
   // The order opencode merges them in, a later file's key winning.
   projectFiles: [FILE, 'opencode.jsonc', '.opencode/opencode.json', '.opencode/opencode.jsonc'],
   fullName: opencodeName,
+  // Where a broken file breaks is told by jsonc-parser, a chunk loaded for client files only.
+  load: loadJsonText,
   read: readOpencode,
   configures: (state) => state.servers.size > 0 || state.rules.length > 0,
   decide: decideOpencode,

@@ -1,4 +1,4 @@
-import { parseJsonText } from '../../core/jsontext.js';
+import { parseJsonText, type JsonText } from '../../core/jsontext.js';
 
 /*
  * JSON with comments, as opencode 1.18.33 reads opencode.json and opencode.jsonc alike (both
@@ -58,14 +58,10 @@ export function blankJsonc(text: string): string {
 }
 
 /**
- * A JSONC file's values and its blanked text (for positions), without a byte order mark; text
+ * A JSONC file's values and its blanked text with its positions, without a byte order mark; text
  * that does not parse is an AuditError naming `what`, the line and the column, with `fix`.
  */
-export function parseJsonc(
-  text: string,
-  what: string,
-  fix: string,
-): { json: string; data: unknown } {
+export function parseJsonc(text: string, what: string, fix: string): JsonText {
   const bare = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  return parseJsonText(blankJsonc(bare), what, fix);
+  return parseJsonText(blankJsonc(bare), what, fix, { lines: true });
 }

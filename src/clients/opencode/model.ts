@@ -1,5 +1,4 @@
 import { AuditError } from '../../errors.js';
-import { lineFinder, scanSpans } from '../claude-code/claude-settings.js';
 import type { ClientFile, ClientTool, ClientVerdict } from '../client.js';
 import { parseJsonc } from './jsonc.js';
 
@@ -97,8 +96,7 @@ function readFile(file: ClientFile, origins: Map<string, Origin>): Json {
       'An opencode config file is a few kilobytes: check that the path names the right file.',
     );
   const fix = 'Fix that line: opencode refuses to start with a config file that does not parse.';
-  const { json, data } = parseJsonc(file.text, file.path, fix);
-  const lineOf = lineFinder(scanSpans(json, 3));
+  const { data, lineOf } = parseJsonc(file.text, file.path, fix);
   const refuse = (path: string[], want: string): never => {
     throw new AuditError(
       `opencode refuses to start with ${file.path}: ${path.join('.')} (line ${lineOf(...path)}) is not ${want}.`,

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { scanSpans, type Span } from '../claude-code/claude-settings.js';
+import type { Node } from 'jsonc-parser';
 import { expectedDecision, type ClassDecisions, type ClientTool } from '../client.js';
 import { parseJsonc } from './jsonc.js';
 import { decidingRule, opencodeName, readOpencode, type Action } from './model.js';
@@ -40,24 +40,9 @@ function lineIndent(text: string, offset: number): string {
   return /^[ \t]*/.exec(text.slice(start))?.[0] ?? '';
 }
 
-const samePath = (s: Span, path: string[]) =>
-  s.path.length === path.length && path.every((p, i) => s.path[i] === p);
-const childrenOf = (spans: Span[], path: string[]) =>
-  spans.filter((s) => s.path.length === path.length + 1 && path.every((p, i) => s.path[i] === p));
-
-/** Where the key of the member whose value starts at `valueStart` starts (`json` is blanked). */
-function keyStart(json: string, valueStart: number): number {
-  let i = valueStart - 1;
-  while (/\s|:/.test(json[i] as string)) i--;
-  // i is the key's closing quote: back to the opening one, past escaped quotes.
-  for (i--; i > 0; i--) {
-    if (json[i] !== '"') continue;
-    let slashes = 0;
-    while (json[i - 1 - slashes] === '\\') slashes++;
-    if (slashes % 2 === 0) break;
-  }
-  return i;
-}
+/** A member's key (a member is a property node: key, value), and where a node ends. */
+const keyOf = (member: Node) => member.children?.[0]?.value as string;
+const endOf = (node: Node) => node.offset + node.length;
 
 /** The edit that takes a member out: its whole lines when it has them to itself, and one comma. */
 function removal(json: string, start: number, end: number, last: boolean): Edit {
@@ -85,35 +70,25 @@ function removal(json: string, start: number, end: number, last: boolean): Edit 
 const members = (keys: [string, Action][], indent: string, eol: string): string =>
   keys.map(([k, v]) => `${indent}${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(`,${eol}`);
 
-/** The edits that put `keys` last in the object at `path` (which exists), moving any already there. */
-function objectEdits(
-  json: string,
-  spans: Span[],
-  path: string[],
-  keys: [string, Action][],
-  eol: string,
-): Edit[] {
-  const object = spans.find((s) => samePath(s, path)) as Span;
+/** The edits that put `keys` last in `object`, moving any already there. */
+function objectEdits(json: string, object: Node, keys: [string, Action][], eol: string): Edit[] {
   const unit = indentUnit(json);
-  const own = childrenOf(spans, path);
+  const own = object.children ?? [];
   const moved = new Set(keys.map(([k]) => k));
-  const kept = own.filter((s) => !moved.has(s.path.at(-1) as string));
+  const kept = own.filter((m) => !moved.has(keyOf(m)));
   const edits = own
-    .filter((s) => moved.has(s.path.at(-1) as string))
-    .map((s) => removal(json, keyStart(json, s.start), s.end, s === own.at(-1) && !kept.length));
+    .filter((m) => moved.has(keyOf(m)))
+    .map((m) => removal(json, m.offset, endOf(m), m === own.at(-1) && !kept.length));
   const lastKept = kept.at(-1);
   if (lastKept) {
-    const indent = lineIndent(json, keyStart(json, lastKept.start));
-    edits.push({
-      start: lastKept.end,
-      end: lastKept.end,
-      text: `,${eol}${members(keys, indent, eol)}`,
-    });
+    const indent = lineIndent(json, lastKept.offset);
+    const at = endOf(lastKept);
+    edits.push({ start: at, end: at, text: `,${eol}${members(keys, indent, eol)}` });
   } else {
-    const indent = lineIndent(json, object.start);
+    const indent = lineIndent(json, object.offset);
     edits.push({
-      start: object.start + 1,
-      end: object.start + 1,
+      start: object.offset + 1,
+      end: object.offset + 1,
       // Every member was the list's and goes: what followed the last one closes the object.
       text: `${eol}${members(keys, indent + unit, eol)}${own.length ? '' : `${eol}${indent}`}`,
     });
@@ -122,24 +97,27 @@ function objectEdits(
 }
 
 /** The edits that write `keys` into a file with no permission object (none, or a string). */
-function newPermission(json: string, spans: Span[], keys: [string, Action][], eol: string): Edit[] {
+function newPermission(
+  json: string,
+  root: Node,
+  existing: Node | undefined,
+  keys: [string, Action][],
+  eol: string,
+): Edit[] {
   const unit = indentUnit(json);
-  const existing = spans.find((s) => samePath(s, ['permission']));
   if (existing) {
     // permission: "<action>" is the action of every tool, as a first "*" key.
-    const all = JSON.parse(json.slice(existing.start, existing.end)) as Action;
-    const indent = lineIndent(json, keyStart(json, existing.start));
-    const body = members([['*', all], ...keys], indent + unit, eol);
-    return [{ start: existing.start, end: existing.end, text: `{${eol}${body}${eol}${indent}}` }];
+    const indent = lineIndent(json, (existing.parent as Node).offset);
+    const body = members([['*', existing.value as Action], ...keys], indent + unit, eol);
+    const [start, end] = [existing.offset, endOf(existing)];
+    return [{ start, end, text: `{${eol}${body}${eol}${indent}}` }];
   }
-  const root = spans.find((s) => s.path.length === 0) as Span;
-  const own = childrenOf(spans, []);
-  const last = own.at(-1);
-  const indent = last ? lineIndent(json, keyStart(json, last.start)) : unit;
+  const last = root.children?.at(-1);
+  const indent = last ? lineIndent(json, last.offset) : unit;
   const value = `{${eol}${members(keys, indent + unit, eol)}${eol}${indent}}`;
   const member = `${indent}"permission": ${value}`;
-  if (last) return [{ start: last.end, end: last.end, text: `,${eol}${member}` }];
-  return [{ start: root.start + 1, end: root.start + 1, text: `${eol}${member}${eol}` }];
+  if (last) return [{ start: endOf(last), end: endOf(last), text: `,${eol}${member}` }];
+  return [{ start: root.offset + 1, end: root.offset + 1, text: `${eol}${member}${eol}` }];
 }
 
 /**
@@ -165,7 +143,7 @@ export function writeOpencodeRules(
     return `{${eol}  "permission": {${eol}${members(keys, '    ', eol)}${eol}  }${eol}}${eol}`;
   }
   const bom = existing.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
-  const { json, data } = parseJsonc(existing, file, FIX);
+  const { json, data, nodeAt } = parseJsonc(existing, file, FIX);
   const before = readOpencode([{ path: file, text: existing }]);
   const tail = before.rules.slice(-keys.length).map((r) => [r.key, r.action, r.pattern]);
   if (
@@ -176,12 +154,11 @@ export function writeOpencodeRules(
   )
     return existing;
   const eol = json.includes('\r\n') ? '\r\n' : '\n';
-  const spans = scanSpans(json, 2);
   const permission = (data as Record<string, unknown>).permission;
   const edits =
     typeof permission === 'object' && permission !== null
-      ? objectEdits(json, spans, ['permission'], keys, eol)
-      : newPermission(json, spans, keys, eol);
+      ? objectEdits(json, nodeAt('permission') as Node, keys, eol)
+      : newPermission(json, nodeAt() as Node, nodeAt('permission'), keys, eol);
   // The edits were placed on the blanked text: they go into the file's own text at the same offsets.
   let text = existing.slice(bom.length);
   for (const e of [...edits].sort((a, b) => b.start - a.start))
