@@ -1,33 +1,45 @@
 #!/usr/bin/env node
-// Runs an MCP stdio server (argv after the marker path) and writes the marker file once the
-// server has answered a tools/list: proof the client listed the server's tools. The opencode
-// oracle reads it when the first model request comes in, so a run in which opencode had not
-// listed them yet is told apart from one whose permission rules took them all off the list.
-import { spawn } from 'node:child_process';
+// Runs an MCP stdio server module (argv after the marker path) in this process and writes the
+// marker file once the server has answered a tools/list: proof the client listed the server's
+// tools. The opencode oracle reads it when the first model request comes in, so a run in which
+// opencode had not listed them yet is told apart from one whose permission rules took them all
+// off the list. In process, not a child: one Node start a server, on a busy machine.
 import { writeFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
 
-const [marker, ...server] = process.argv.slice(2);
-const child = spawn(process.execPath, server, { stdio: ['pipe', 'pipe', 'inherit'] });
+const [marker, server, ...args] = process.argv.slice(2);
+process.argv = [process.argv[0], server, ...args];
 const listing = new Set();
-createInterface({ input: process.stdin }).on('line', (line) => {
-  try {
-    const message = JSON.parse(line);
+
+/** Calls `each` with every whole line of a stream's chunks. */
+function lines(each) {
+  let rest = '';
+  return (chunk) => {
+    rest += String(chunk);
+    const parts = rest.split('\n');
+    rest = parts.pop() ?? '';
+    for (const line of parts)
+      try {
+        each(JSON.parse(line));
+      } catch {
+        // Not JSON: the other side judges it.
+      }
+  };
+}
+
+const written = lines((message) => {
+  if (listing.has(message.id) && message.result) writeFileSync(marker, 'listed\n');
+});
+const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => {
+  written(chunk);
+  return write(chunk, ...rest);
+};
+await import(pathToFileURL(server).href);
+// After the server's own listener: stdin flows only once it listens, so nothing is missed.
+process.stdin.on(
+  'data',
+  lines((message) => {
     if (message.method === 'tools/list') listing.add(message.id);
-  } catch {
-    // Not JSON: passed on as it is; the server answers it.
-  }
-  child.stdin.write(`${line}\n`);
-});
-createInterface({ input: child.stdout }).on('line', (line) => {
-  process.stdout.write(`${line}\n`);
-  try {
-    const message = JSON.parse(line);
-    if (listing.has(message.id) && message.result) writeFileSync(marker, 'listed\n');
-  } catch {
-    // Not JSON: the client judges it.
-  }
-});
-process.stdin.on('end', () => child.stdin.end());
-child.on('exit', (code) => process.exit(code ?? 1));
-for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => child.kill(signal));
+  }),
+);
