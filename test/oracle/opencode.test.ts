@@ -10,6 +10,8 @@ import { pooled } from './harness.js';
 import { notesCalls, observeOpencode, type OpencodeCase } from './opencode-harness.js';
 
 const skip = process.env.SKIP_ORACLES === '1';
+// The matrix below writes rules as it is built: the JSON position parser is loaded first.
+await opencode.load?.();
 afterAll(removeTempDirs);
 
 const MAPPING = { read: 'allow', edit: 'ask', delete: 'deny' } as const;
