@@ -12,6 +12,7 @@ export const LAYERS = [
   {
     name: 'shared',
     files: [
+      'compile-cache.ts',
       'errors.ts',
       'escape.ts',
       'lazy.ts',

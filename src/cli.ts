@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { quickAnswer, type CliResult } from './cli/help.js';
+import { enableCompileCache } from './compile-cache.js';
 import { describeError } from './errors.js';
 import { noWorkflowCommands } from './escape.js';
 import { prestartForCli } from './cli/early.js';
@@ -12,6 +13,8 @@ import { exitOnceWritten, stopsSettled } from './server/process.js';
  */
 async function runCommand(argv: string[]): Promise<CliResult> {
   prestartForCli(argv);
+  // After the server's start, before the bulk of the auditor loads (the cache serves that load).
+  enableCompileCache();
   try {
     const { runCli } = await import('./cli/commands.js');
     return await runCli(argv);

@@ -1,3 +1,4 @@
+import { enableCompileCache } from './compile-cache.js';
 import { getErrorMessage } from './errors.js';
 import { prestartForAction } from './action/early.js';
 import { stopUnclaimed } from './server/early.js';
@@ -6,6 +7,8 @@ import { exitOnceWritten, stopsSettled } from './server/process.js';
 /** The action's entry: the early start (see action/early.ts), then run(). */
 async function main(): Promise<void> {
   prestartForAction(process.env);
+  // After the server's start, before the bulk of the action loads (the cache serves that load).
+  enableCompileCache(process.env);
   try {
     const { run } = await import('./action/main.js');
     await run(process.env);
