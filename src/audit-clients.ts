@@ -5,7 +5,9 @@ import {
   claudeCodeDecisions,
   type ClientRulesInput,
 } from './clients/claude-code/client-rules.js';
-import type { ServerReport } from './report/report.js';
+import type { ChangeVerdicts, ReportedChange, ServerReport } from './report/report.js';
+import { fullToolName, type ToolRecord } from './core/classlist.js';
+import type { RuleMapping } from './clients/claude-code/claude-settings.js';
 import { claudeCode } from './clients/claude-code/client.js';
 import { claudeCodeState } from './clients/claude-code/claude-model.js';
 import type { ClientTool } from './clients/client.js';
@@ -64,6 +66,38 @@ export function applyClientRules(
 
 export type { ClientsInput };
 
+/** Whether a change moves what a client decides from: the class, or a hint the server declares. */
+function movesDecisions(
+  change: ReportedChange,
+): change is ReportedChange & { before: ToolRecord; after: ToolRecord } {
+  const { before, after } = change;
+  return !!before && !!after && (before.class !== after.class || change.hints.length > 0);
+}
+
+/**
+ * Puts on each class or hint change what every client decides for the tool before and after: the
+ * base record's class and declared hints against the head's, through the same committed config
+ * (so Codex's `auto` turning on a hint shows, beside a rule that holds either way).
+ */
+function putChangeVerdicts(
+  changes: ReportedChange[],
+  clients: JudgedClient[],
+  mapping: RuleMapping,
+): void {
+  if (!clients.length) return;
+  for (const change of changes) {
+    if (!movesDecisions(change)) continue;
+    const side = (r: ToolRecord) => recordedTool(fullToolName(r.server, r.tool), r, mapping);
+    const [before, after] = [side(change.before), side(change.after)];
+    change.clients = Object.fromEntries(
+      clients.map(({ client, state }): [string, ChangeVerdicts] => [
+        client.id,
+        { before: client.decide(state, before), after: client.decide(state, after) },
+      ]),
+    );
+  }
+}
+
 /** An audited tool as the seam takes it: its class and the hints it declares now. */
 function liveTool(server: string, tool: AuditedTool): ClientTool {
   const declared: ClientTool['declared'] = {};
@@ -99,7 +133,15 @@ export function applyClients(
   claude: ClientRulesInput | undefined,
 ): Finding[] {
   const judged = judgedClients(input, claude);
-  if (!judged.length) return [];
+  const mapping = input?.mapping ?? claude?.mapping;
+  if (mapping)
+    putChangeVerdicts(
+      servers.flatMap((s) => s.changes),
+      [...judged, ...(input?.listed ?? [])],
+      mapping,
+    );
+  // Clients to judge come with their mapping (Claude Code's input, or the others').
+  if (!judged.length || !mapping) return [];
   for (const server of servers)
     for (const tool of server.tools) {
       const live = liveTool(server.server, tool);
@@ -107,7 +149,6 @@ export function applyClients(
         judged.map(({ client, state }) => [client.id, client.decide(state, live)]),
       );
     }
-  const mapping = input?.mapping ?? (claude as ClientRulesInput).mapping;
   const recorded = [...(list?.tools ?? [])].map(([key, r]) => recordedTool(key, r, mapping));
   const run: Finding[] = [];
   for (const one of judged) {

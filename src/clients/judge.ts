@@ -25,11 +25,18 @@ import {
 export interface JudgedClient {
   client: Client;
   state: unknown;
+  /** Listed in the config file (`clients:`) but configured by no committed file: not judged. */
+  listedOnly?: true;
 }
 
-/** What check needs to judge the committed client configs: each client found, and the mapping. */
+/**
+ * What check needs to judge the committed client configs: each client found, and the mapping;
+ * `listed`, the clients the config file lists that no committed file configures, whose decisions
+ * only the PR comment's per-client notes say (their defaults are no finding of the repository's).
+ */
 export interface ClientsInput {
   judged: JudgedClient[];
+  listed?: JudgedClient[];
   mapping: RuleMapping;
 }
 

@@ -20,6 +20,11 @@ export interface ClientFilesOptions {
   /** The clients whose files are read elsewhere (Claude Code's, by client-settings.ts). */
   skip?: readonly string[];
   clients?: readonly Client[];
+  /**
+   * Client ids the config file lists (`clients:`): each is returned even when its files are
+   * absent or configure nothing (marked listedOnly), for the comment to say what it decides.
+   */
+  listed?: readonly string[];
 }
 
 /** The most files of one project folder read (a client's policies folder holds a few). */
@@ -62,8 +67,8 @@ async function projectFiles(client: Client, options: ClientFilesOptions): Promis
 }
 
 /**
- * Each registry client whose project files exist and configure it, with the state its model
- * reads from them. A file that does not parse is an AuditError naming the client and the file:
+ * Each registry client whose project files exist and configure it (or that `listed` names), with
+ * the state its model reads from them. A file that does not parse is an AuditError naming the client and the file:
  * a config the check cannot read is never judged as "no rules".
  */
 export async function committedClients(options: ClientFilesOptions): Promise<JudgedClient[]> {
@@ -71,7 +76,8 @@ export async function committedClients(options: ClientFilesOptions): Promise<Jud
   for (const client of options.clients ?? CLIENTS) {
     if (options.skip?.includes(client.id)) continue;
     const files = await projectFiles(client, options);
-    if (!files.length) continue;
+    const listed = options.listed?.includes(client.id) === true;
+    if (!files.length && !listed) continue;
     let state: unknown;
     await client.load?.();
     try {
@@ -82,6 +88,7 @@ export async function committedClients(options: ClientFilesOptions): Promise<Jud
       throw new AuditError(`${client.label}: ${error.message}`, error.hint, error.details);
     }
     if (client.configures(state)) judged.push({ client, state });
+    else if (listed) judged.push({ client, state, listedOnly: true });
   }
   return judged;
 }

@@ -92,14 +92,25 @@ export async function clientRulesInput(
 
 /**
  * The other clients' committed configs check judges (client-files.ts), with the mapping they are
- * judged by; undefined when the repository has none.
+ * judged by, and those the config file lists that nothing committed configures; undefined when
+ * there are none.
  */
 export async function clientsInput(
   file: ConfigFile | undefined,
   configPath: string,
   options: Omit<ClientFilesOptions, 'skip'>,
 ): Promise<ClientsInput | undefined> {
-  const judged = await committedClients({ ...options, skip: [claudeCode.id] });
-  if (!judged.length) return undefined;
-  return { judged, mapping: parseMapping(file?.clientRules, configPath) };
+  const found = await committedClients({
+    ...options,
+    skip: [claudeCode.id],
+    ...(file?.clients ? { listed: file.clients } : {}),
+  });
+  if (!found.length) return undefined;
+  const judged = found.filter((j) => !j.listedOnly);
+  const listed = found.filter((j) => j.listedOnly);
+  return {
+    judged,
+    ...(listed.length ? { listed } : {}),
+    mapping: parseMapping(file?.clientRules, configPath),
+  };
 }

@@ -11,6 +11,7 @@ import { NPX_COMMAND } from '../version.js';
 import { ruleNotes, type RuleNotesContext } from '../clients/claude-code/rule-notes.js';
 import { fixesMarkdown } from './markdown.js';
 import { modelTextSection } from './model-text.js';
+import { clientChangeLines } from './client-changes.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; we stay well below. */
 export const COMMENT_LIMIT = 65_536;
@@ -137,6 +138,12 @@ export function renderComment(report: ServerReport, context: CommentContext): st
   if (notes.length) {
     sections.push('#### Client rules (Claude Code)', '', ...notes, '');
     budget -= notes.join('\n').length + 40;
+  }
+  const perClient = clientChangeLines(report.changes);
+  if (perClient.length) {
+    const title = '#### What the change does in each client';
+    sections.push(title, '', ...perClient, '');
+    budget -= perClient.join('\n').length + title.length + 4;
   }
   if (findings.length) add('#### Findings', findingsTable(findings), 'findings', 0.5);
   const fixes = fixesMarkdown(findings, '#### What to do');

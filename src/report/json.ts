@@ -3,7 +3,6 @@ import { lazily } from '../lazy.js';
 import { DECISIONS } from '../clients/claude-code/permissions.js';
 import { CLIENT_DECISIONS, CLIENT_ID } from '../clients/client.js';
 import type { ToolRecord } from '../core/classlist.js';
-import type { ToolChange } from '../core/diff.js';
 import { ERA_SETTINGS } from '../core/eras.js';
 import type { Finding } from '../core/findings.js';
 import { FAIL_ON_LEVELS, RULE_IDS, SEVERITIES } from '../core/rules.js';
@@ -17,6 +16,7 @@ import {
   type AuditedTool,
   type Mode,
   type Report,
+  type ReportedChange,
   type ServerReport,
 } from './report.js';
 
@@ -94,18 +94,18 @@ function toolSchema(p: Parts) {
         line: z.number().int().positive().optional(),
       })
       .optional(),
-    clients: z
-      .record(
-        z.string().regex(CLIENT_ID),
-        z.strictObject({
-          decision: z.enum(CLIENT_DECISIONS),
-          rule: text.optional(),
-          file: text.optional(),
-          line: z.number().int().positive().optional(),
-          byClient: text.optional(),
-        }),
-      )
-      .optional(),
+    clients: z.record(z.string().regex(CLIENT_ID), verdictSchema(p)).optional(),
+  });
+}
+
+/** What one client decides for a tool (tools[].clients, changes[].clients). */
+function verdictSchema({ text }: Parts) {
+  return z.strictObject({
+    decision: z.enum(CLIENT_DECISIONS),
+    rule: text.optional(),
+    file: text.optional(),
+    line: z.number().int().positive().optional(),
+    byClient: text.optional(),
   });
 }
 
@@ -165,6 +165,13 @@ function changeSchema(p: Parts) {
     descriptionChanged: z.strictObject({ before: text, after: text }).optional(),
     inputSchemaChanged: z
       .strictObject({ paths: z.array(text).max(20).optional(), more: count.optional() })
+      .optional(),
+    // Each client's decision against the base record and the head's (a class or hint change).
+    clients: z
+      .record(
+        z.string().regex(CLIENT_ID),
+        z.strictObject({ before: verdictSchema(p), after: verdictSchema(p) }),
+      )
       .optional(),
   });
 }
@@ -234,7 +241,7 @@ function sideJson(r: ToolRecord | undefined): SideJson {
   return { class: cls, reach, hints, title, titleSource, schema, reason, pin };
 }
 
-function changeJson(server: string, c: ToolChange): ReportJson['changes'][number] {
+function changeJson(server: string, c: ReportedChange): ReportJson['changes'][number] {
   // Every field of the change (the round-trip test holds the two together), with its records as
   // the JSON writes them.
   return {

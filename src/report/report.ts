@@ -27,6 +27,21 @@ export interface AuditedTool extends ClassifiedTool {
   clients?: Record<string, ClientVerdict>;
 }
 
+/** What one client decides for a changed tool: against the base record, and against the head's. */
+export interface ChangeVerdicts {
+  before: ClientVerdict;
+  after: ClientVerdict;
+}
+
+/**
+ * A change as the report holds it: with, for a class or hint change, each judged client's
+ * decision before and after (by client id, in the registry's order), against the same committed
+ * config.
+ */
+export interface ReportedChange extends ToolChange {
+  clients?: Record<string, ChangeVerdicts>;
+}
+
 export interface ServerReport {
   /** The name in `mcp__<server>__<tool>`. */
   server: string;
@@ -37,7 +52,7 @@ export interface ServerReport {
   tools: AuditedTool[];
   findings: Finding[];
   /** What changed against the base class list (or the class list at HEAD when no base). */
-  changes: ToolChange[];
+  changes: ReportedChange[];
   stdoutNoise: string[];
   /** Set when nothing named the server: the serverInfo.name its name was made from. */
   unpinnedName?: string;

@@ -1,10 +1,9 @@
 import type * as z from 'zod/v4';
 import { fullToolName, type ToolRecord } from '../core/classlist.js';
-import type { ToolChange } from '../core/diff.js';
 import type { Finding } from '../core/findings.js';
 import { AuditError, getErrorMessage } from '../errors.js';
 import { reportSchemas, type FailedRun } from './json.js';
-import type { AuditedTool, Report, ServerReport } from './report.js';
+import type { AuditedTool, Report, ReportedChange, ServerReport } from './report.js';
 
 /*
  * A JSON report written by an earlier run (the CLI's --format json, the action's `report`
@@ -139,7 +138,7 @@ function oldSide(c: ParsedChange, servers: string[]): { server: string; tool: st
     : { server: c.server, tool: c.tool };
 }
 
-function changeOf(c: ParsedChange, servers: string[]): ToolChange {
+function changeOf(c: ParsedChange, servers: string[]): ReportedChange {
   const { server, before, after, probable, ...change } = c;
   const old = oldSide(c, servers);
   const record = (
