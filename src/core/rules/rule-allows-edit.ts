@@ -4,6 +4,6 @@ export default defineRule({
   id: 'rule-allows-edit',
   severity: 'warning',
   approvable: false,
-  summary: 'a Claude Code allow rule lets an edit tool run without asking',
+  summary: 'a client rule or default lets an edit tool run without asking',
   clears: '`rules --write` (or fix the rule), or map the class to allow in `clientRules`',
 });

@@ -5,6 +5,6 @@ export default defineRule({
   severity: 'warning',
   approvable: false,
   summary:
-    'a Claude Code rule or setting the client skips (allow glob outside the tool part, parentheses, whitespace, a repo-controlled bypassPermissions, allow rules of a tracked settings.local.json)',
+    'a client rule or setting the client skips (Claude Code: an allow glob outside the tool part, parentheses, whitespace, a repo-controlled bypassPermissions, allow rules of a tracked settings.local.json)',
   clears: 'rewrite the rule or setting as the finding suggests',
 });

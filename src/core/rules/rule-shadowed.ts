@@ -4,6 +4,6 @@ export default defineRule({
   id: 'rule-shadowed',
   severity: 'notice',
   approvable: false,
-  summary: 'a Claude Code allow rule made dead by a broader ask or deny',
+  summary: 'a client allow rule made dead by a broader ask or deny',
   clears: 'remove the dead allow rule',
 });

@@ -4,6 +4,6 @@ export default defineRule({
   id: 'rule-stale',
   severity: 'notice',
   approvable: false,
-  summary: 'a Claude Code rule naming a server or tool the class list does not record',
+  summary: 'a client rule naming a server or tool the class list does not record',
   clears: '`rules --write`, or remove the rule',
 });
