@@ -122,6 +122,18 @@ const policiesRelaxed: Judge = (base, head) => {
     .map((policy) => `policy ${policy} is removed`);
 };
 
+/*
+ * `clients:` names the clients whose rules `rules` writes and whose decisions the PR comment
+ * shows for each changed tool: a client added only adds what is judged and said; one removed
+ * drops what reviewers are shown (or written) for it.
+ */
+const clientsRelaxed: Judge = (base, head) => {
+  const after = new Set(head?.clients ?? []);
+  return [...new Set(base?.clients ?? [])]
+    .filter((id) => !after.has(id))
+    .map((id) => `client ${JSON.stringify(id)} is removed from clients`);
+};
+
 const waiversRelaxed: Judge = (base, head) =>
   (head?.waivers ?? []).flatMap((waiver) => {
     const before = (base?.waivers ?? []).find(
@@ -277,6 +289,7 @@ const JUDGES: Record<string, Judge> = {
   policies: policiesRelaxed,
   waivers: waiversRelaxed,
   clientRules: clientRulesRelaxed,
+  clients: clientsRelaxed,
   protocolEra: (base, head) => eraRelaxed(fileEra(base), fileEra(head), 'protocolEra'),
   servers: serversRelaxed,
   // Judged with servers: the run takes both as one list.

@@ -157,6 +157,16 @@ describe('config-relaxed: changes that cannot weaken the check', () => {
     ]);
   });
 
+  it('a client added to clients, or the list reordered; one removed is config-relaxed', async () => {
+    const listed = { ...base, clients: ['codex'] };
+    expect(await relaxed(base, listed)).toEqual([]);
+    expect(await relaxed(listed, { ...base, clients: ['opencode', 'codex'] })).toEqual([]);
+    expect(await relaxed({ ...base, clients: ['codex', 'opencode'] }, listed)).toEqual([
+      'client "opencode" is removed from clients',
+    ]);
+    expect(await relaxed(listed, base)).toEqual(['client "codex" is removed from clients']);
+  });
+
   it('a waiver removed, reworded or shortened', async () => {
     const waiver = { rule: 'hint-dropped', tool: 'x', reason: 'r', expires: '2030-01-01' };
     const withWaiver = { ...base, waivers: [waiver] };
