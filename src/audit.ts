@@ -35,10 +35,10 @@ import { stopsSettled } from './server/process.js';
 import { stopUnclaimed } from './server/early.js';
 import { redactArgs, redactUrl } from './redact.js';
 import {
-  noClassListFinding,
+  noClassListFindings,
   removedServers,
   renamedServerRecords,
-  renameFinding,
+  renameFindings,
   staleServers,
 } from './core/renames.js';
 import type { ClientRulesInput } from './clients/claude-code/client-rules.js';
@@ -168,7 +168,7 @@ function compareServer(report: ServerReport, c: Comparison): void {
   report.findings.push(
     ...(classList
       ? driftFindings(headChanges, c.updateCommand, settings.classList)
-      : [noClassListFinding(settings.classList, c.updateCommand)]),
+      : noClassListFindings(settings.classList, c.updateCommand)),
   );
   const renamed = renamedServerRecords(base ?? null, report.server, settings, live);
   if (renamed) report.renamedFrom = renamed.from;
@@ -180,7 +180,9 @@ function compareServer(report: ServerReport, c: Comparison): void {
         : undefined
       : withoutMalformed(renamed?.records ?? recordsOf(base ?? undefined, report.server), report);
   if (renamed && reference?.size)
-    report.findings.push(renameFinding(renamed.from, report.server, c.server.name === undefined));
+    report.findings.push(
+      ...renameFindings(renamed.from, report.server, c.server.name === undefined),
+    );
   if (reference) {
     // What the PR changes in the tool surface: a schema change alone is not one (spec §5).
     report.changes =

@@ -4,7 +4,8 @@ import { hasServers, readConfigFile, withProjectServers, type ConfigFile } from 
 import { DEFAULT_CLASS_LIST, MCP_JSON } from './defaults.js';
 import { AuditError, describeError } from '../errors.js';
 import { terminalSafe } from '../escape.js';
-import { finding, type Finding } from '../core/findings.js';
+import type { Finding } from '../core/findings.js';
+import { runChecks } from '../core/rules.js';
 import { configRelaxations } from './relaxations.js';
 
 export interface BaseSource {
@@ -104,18 +105,10 @@ export async function readBaseState(source: BaseSource): Promise<BaseRead> {
       `The config file ${configPath} at ${label} names the class list ${named}, but ${label} holds no file there${same(named, headClassList) ? '' : ` nor at ${headClassList}`}. Without the base class list, what this change does to the reviewed tools cannot be checked.`,
       `Restore the class list at the path the base's config names, or fix classList there first.`,
     );
-  const findings: Finding[] = [];
-  if (found && !same(found.path, headClassList))
-    findings.push(
-      finding(
-        'class-list-moved',
-        undefined,
-        terminalSafe(
-          `The class list is ${headClassList} now, but ${found.path} at ${label}: the two are compared.`,
-          600,
-        ),
-      ),
-    );
+  const findings: Finding[] =
+    found && !same(found.path, headClassList)
+      ? runChecks('run', { movedClassList: { head: headClassList, base: found.path, label } })
+      : [];
   findings.push(
     ...configRelaxations(compared, source.headConfig, {
       base: `${configPath} at ${label}`,

@@ -1,20 +1,20 @@
 import { DEFAULT_MAPPING } from '../clients/claude-code/claude-settings.js';
 import { canonicalJson, type ToolClass } from '../core/classify.js';
 import { normalizeServerName } from '../core/classlist.js';
-import { finding, type Finding } from '../core/findings.js';
+import type { Finding } from '../core/findings.js';
 import { DEFAULT_POLICIES } from '../core/policies.js';
 import {
   FAIL_ON_LEVELS,
   highestSeverity,
   RULE_IDS,
   RULES,
+  runChecks,
   SEVERITIES,
   type FailOn,
   type RuleId,
   type Severity,
 } from '../core/rules.js';
 import { isObject } from '../core/tools.js';
-import { terminalSafe } from '../escape.js';
 import type { ConfigFile } from './file.js';
 
 /*
@@ -329,34 +329,14 @@ export function configRelaxations(
   head: ConfigFile | undefined,
   where: { base: string; head: string },
 ): Finding[] {
-  const starts = [...startChanges(base, head)].map(([server, changed]) =>
-    finding(
-      'start-changed',
-      undefined,
-      terminalSafe(
-        `The config ${where.head} changes how this server is started against ${where.base} (${changed.join(', ')}): a tool it no longer lists is start-removed, an error, since the command clients run may still serve it.`,
-        600,
-      ),
-      { server },
-    ),
-  );
-  const severity = base?.rules?.['config-relaxed'] ?? highestSeverity('config-relaxed');
-  if (severity === 'off') return starts;
-  const relaxed = relaxationsOf(base, head).map((what) => ({
-    ...finding(
-      'config-relaxed',
-      undefined,
-      terminalSafe(
-        `The config ${where.head} relaxes the check against ${where.base}: ${what}.`,
-        600,
-      ),
-      {
-        fix: 'If the relaxation is intended, a reviewer approves it with the approval label; otherwise restore the setting.',
-      },
-    ),
-    severity,
-  }));
-  return [...relaxed, ...starts];
+  const relaxedSeverity = base?.rules?.['config-relaxed'] ?? highestSeverity('config-relaxed');
+  const config = {
+    ...where,
+    relaxations: relaxedSeverity === 'off' ? [] : relaxationsOf(base, head),
+    relaxedSeverity,
+    starts: [...startChanges(base, head)].map(([server, changed]) => ({ server, changed })),
+  };
+  return runChecks('run', { config });
 }
 
 /** An environment as names and values, from either way a config writes it. */

@@ -1,6 +1,6 @@
-import { CLASS_RANK, classWord, hintMoves, type ToolChange } from './change.js';
+import { CLASS_RANK, hintMoves, type ToolChange } from './change.js';
 import type { ToolRecord } from './classlist.js';
-import { finding, type Finding } from './findings.js';
+import type { Finding } from './findings.js';
 import { runChecks } from './rules.js';
 import { HINT_NAMES } from './tools.js';
 import { pinChanges } from './pins.js';
@@ -253,16 +253,13 @@ export function pairStartChanges(
     const names = new Set(gone.map((c) => c.tool));
     report.findings = [
       ...report.findings.filter((r) => r.rule !== 'tool-removed' || !names.has(r.tool ?? '')),
-      ...gone.map(({ tool, before }) =>
-        finding(
-          'start-removed',
+      ...runChecks('run', {
+        startRemoved: gone.map(({ tool, before }) => ({
           tool,
-          `Gone in a PR that changes how this server is started (see start-changed); it was ${classWord(before.class, before.reach)}. The command clients run may still serve it.`,
-          {
-            fix: 'If the tool is really gone, a reviewer approves this with the approval label; otherwise restore how the server is started, or audit the command clients run.',
-          },
-        ),
-      ),
+          class: before.class,
+          reach: before.reach,
+        })),
+      }),
       f,
     ];
     return false;

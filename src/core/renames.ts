@@ -1,6 +1,6 @@
 import { fullToolName, recordsOf, type ClassList, type ToolRecord } from './classlist.js';
-import { finding, type Finding } from './findings.js';
-import { plural } from './text.js';
+import type { Finding } from './findings.js';
+import { runChecks } from './rules.js';
 
 /*
  * Servers whose name changed or that went away: a renamed server is compared with the base's
@@ -86,21 +86,15 @@ export function staleServers(
   const counts = new Map<string, number>();
   for (const r of classList.tools.values())
     if (!audited.includes(r.server)) counts.set(r.server, (counts.get(r.server) ?? 0) + 1);
-  return [...counts].map(([server, n]) =>
-    finding(
-      'unrecorded-change',
-      undefined,
-      `The class list records ${plural(n, 'tool')} of server "${server}", but no audited server has that name (this run audited ${audited.map((a) => `"${a}"`).join(', ')}).`,
-      {
-        fix: `If the server was renamed, ${settings.servers.length === 1 ? `pin its name with --server-name ${server} (the server-name input)` : `give it back its name (its key in the config file)`}; otherwise remove its entries with \`${withPrune(updateCommand)}\` and commit ${settings.classList}.`,
-      },
-    ),
-  );
-}
-
-/** The update command with --prune, which removes the entries of servers it does not audit. */
-function withPrune(updateCommand: string): string {
-  return updateCommand.replace(/(^|\s)update(\s|$)/, '$1update --prune$2');
+  return runChecks('run', {
+    unauditedServers: {
+      servers: [...counts].map(([server, tools]) => ({ server, tools })),
+      audited,
+      single: settings.servers.length === 1,
+      updateCommand,
+      classList: settings.classList,
+    },
+  });
 }
 
 /**
@@ -121,24 +115,18 @@ export function removedServers(
   for (const r of base.tools.values())
     if (!matched.has(r.server) && !atHead.has(r.server))
       tools.set(r.server, [...(tools.get(r.server) ?? []), r.tool]);
-  const findings = [...tools].map(([server, names]) =>
-    finding(
-      'server-removed',
-      undefined,
-      `The base class list records ${names.length} reviewed tool${names.length === 1 ? '' : 's'} of server "${server}" (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}), but no audited server matches it by name or by its tools: this change removes them from review.`,
-      {
-        fix: `If the server was renamed, give it back its name (${settings.servers.length === 1 ? '--server-name, the server-name input' : 'its key in the config file'}) so its tools are compared one by one; if it is removed on purpose, approve with the approval label.`,
-      },
-    ),
-  );
+  const findings = runChecks('run', {
+    removedServers: {
+      servers: [...tools].map(([server, names]) => ({ server, tools: names })),
+      single: settings.servers.length === 1,
+    },
+  });
   return { names: [...tools.keys()], findings };
 }
 
 /** Check without a class list at HEAD: the first thing to do is to write one. */
-export function noClassListFinding(classList: string, updateCommand: string): Finding {
-  return finding('unrecorded-change', undefined, `There is no class list at ${classList} yet.`, {
-    fix: `Run \`${updateCommand}\`, review the file, and commit ${classList}.`,
-  });
+export function noClassListFindings(classList: string, updateCommand: string): Finding[] {
+  return runChecks('run', { noClassList: { classList, updateCommand } });
 }
 
 /**
@@ -146,17 +134,6 @@ export function noClassListFinding(classList: string, updateCommand: string): Fi
  * sees the rename, with how to keep the name stable. `unnamed`: nothing named the server, so its
  * name came from the server itself.
  */
-export function renameFinding(from: string, name: string, unnamed: boolean): Finding {
-  return finding(
-    'tool-renamed',
-    undefined,
-    unnamed
-      ? `The server now calls itself "${name}"; the base class list records its tools under "${from}". They are compared as one server.`
-      : `The base class list records this server's tools under "${from}", and no server of that name is audited now: "${name}" is taken as "${from}" renamed, and compared with it tool by tool.`,
-    {
-      fix: unnamed
-        ? 'Pin the name with --server-name (the server-name input) so the class list keys stay stable.'
-        : `If "${from}" was renamed on purpose, nothing more is needed; else give the server back its name (its key in the config file).`,
-    },
-  );
+export function renameFindings(from: string, name: string, unnamed: boolean): Finding[] {
+  return runChecks('run', { renamedServer: { from, name, unnamed } });
 }

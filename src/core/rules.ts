@@ -36,6 +36,7 @@ import configRelaxed from './rules/config-relaxed.js';
 import startChanged from './rules/start-changed.js';
 import classListMoved from './rules/class-list-moved.js';
 import {
+  checksOf,
   findingOf,
   type FailOn,
   type FindingOf,
@@ -110,12 +111,15 @@ export function runChecks<P extends Phase>(
   only: (rule: Rule) => boolean = () => true,
 ): FindingOf<RuleId>[] {
   return ALL_RULES.flatMap((rule) => {
-    if (rule.check?.phase !== phase || !only(rule)) return [];
-    const run = rule.check.run as (context: Phases[P], raise: Raise) => FindingOf[];
-    // Each finding is raised through its own rule's `raise`, so its id is that rule's: a RuleId.
-    return run(context, (tool, message, extra) =>
-      findingOf(rule, tool, message, extra),
-    ) as FindingOf<RuleId>[];
+    if (!only(rule)) return [];
+    return checksOf(rule).flatMap((check) => {
+      if (check.phase !== phase) return [];
+      const run = check.run as (context: Phases[P], raise: Raise) => FindingOf[];
+      // Each finding is raised through its own rule's `raise`, so its id is that rule's: a RuleId.
+      return run(context, (tool, message, extra) =>
+        findingOf(rule, tool, message, extra),
+      ) as FindingOf<RuleId>[];
+    });
   });
 }
 

@@ -1,6 +1,13 @@
 import { fullToolName } from './classlist.js';
-import { finding, type Finding } from './findings.js';
-import { bySeverity, meetsThreshold, RULES, type RuleId, type Severity } from './rules.js';
+import type { Finding } from './findings.js';
+import {
+  bySeverity,
+  meetsThreshold,
+  RULES,
+  runChecks,
+  type RuleId,
+  type Severity,
+} from './rules.js';
 
 /* The policy a run applies to its findings: severity overrides, the approval label, waivers. */
 
@@ -91,24 +98,14 @@ export function applyPolicy(
   // a bare tool name, which any server may have) from a stale one.
   const mayBeOthers = (waiver: Waiver) =>
     settings.partial && !audited.some((server) => waiver.tool.startsWith(fullToolName(server, '')));
-  for (const waiver of settings.waivers) {
-    if (used.has(waiver) || mayBeOthers(waiver)) continue;
-    const expired = waiver.expires !== undefined && waiver.expires < today;
-    const f = adjust(
-      finding(
-        'stale-waiver',
-        waiver.tool,
-        expired
-          ? `The waiver of ${waiver.rule} for ${waiver.tool} expired on ${waiver.expires}.`
-          : `The waiver of ${waiver.rule} for ${waiver.tool} matches no finding.`,
-        {
-          fix: expired
-            ? 'Fix the finding, or renew the waiver with a new expiry and reason.'
-            : 'Remove the waiver from the config file.',
-        },
-      ),
-    );
-    if (f) runFindings.push(f);
+  const unusedWaivers = settings.waivers.flatMap((waiver) =>
+    used.has(waiver) || mayBeOthers(waiver)
+      ? []
+      : [{ ...waiver, expired: waiver.expires !== undefined && waiver.expires < today }],
+  );
+  for (const f of runChecks('run', { unusedWaivers })) {
+    const kept = adjust(f);
+    if (kept) runFindings.push(kept);
   }
   return runFindings.sort(bySeverity);
 }

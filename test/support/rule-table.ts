@@ -6,19 +6,21 @@ import { toRecord, type ToolRecord } from '../../src/core/classlist.js';
 import { diffRecords } from '../../src/core/diff.js';
 import type { Finding } from '../../src/core/findings.js';
 import { RULES, type RuleId } from '../../src/core/rules.js';
-import { findingOf, type Phases } from '../../src/core/rules/rule.js';
+import { checksOf, findingOf, type Phases, type RunContext } from '../../src/core/rules/rule.js';
 import type { ListedTool, MalformedTool } from '../../src/core/tools.js';
 
 /**
  * A case: one tool; one listing; a change from one listing to another (server `s`); the class
- * list's tools and the live ones (drift, with `update` and `c.json`); or a listing in each era.
+ * list's tools and the live ones (drift, with `update` and `c.json`); a listing in each era; or
+ * a fact of the run.
  */
 export type RuleCase =
   | { tool: ListedTool }
   | { tools: ListedTool[]; malformed?: MalformedTool[] }
   | { before: ListedTool[]; after: ListedTool[] }
   | { recorded: ListedTool[]; live: ListedTool[] }
-  | { legacy: ListedTool[]; modern: ListedTool[]; malformed?: string[] };
+  | { legacy: ListedTool[]; modern: ListedTool[]; malformed?: string[] }
+  | { run: RunContext };
 
 function records(server: string, tools: ListedTool[]): Map<string, ToolRecord> {
   return new Map(
@@ -29,8 +31,8 @@ function records(server: string, tools: ListedTool[]): Map<string, ToolRecord> {
 /** The findings the rule's check raises for a case. */
 export function raisedBy(id: RuleId, c: RuleCase): Finding[] {
   const rule = RULES[id];
-  const check = rule.check;
-  if (!check) throw new Error(`${id} has no check`);
+  const checks = checksOf(rule);
+  if (!checks.length) throw new Error(`${id} has no check`);
   const raise = (tool: string | undefined, message: string, extra?: Partial<Finding>) =>
     findingOf(rule, tool, message, extra);
   // A change case may hold no change at all (a tool kept): its check then runs on none.
@@ -60,11 +62,22 @@ export function raisedBy(id: RuleId, c: RuleCase): Finding[] {
             },
           ]
         : undefined,
+    run: () => ('run' in c ? [c.run] : undefined),
   };
-  const found = contexts[check.phase]();
-  if (!found) throw new Error(`a case of ${id} must give its ${check.phase} phase`);
-  return found.flatMap((context) =>
-    (check.run as (context: unknown, r: typeof raise) => Finding[])(context, raise),
+  // A rule with a check in several phases (unrecorded-change: drift and run) runs those the
+  // case gives.
+  const given = checks.flatMap((check) => {
+    const found = contexts[check.phase]();
+    return found ? [{ check, found }] : [];
+  });
+  if (!given.length)
+    throw new Error(
+      `a case of ${id} must give its ${checks.map((c) => c.phase).join(' or ')} phase`,
+    );
+  return given.flatMap(({ check, found }) =>
+    found.flatMap((context: unknown) =>
+      (check.run as (context: unknown, r: typeof raise) => Finding[])(context, raise),
+    ),
   );
 }
 

@@ -4,6 +4,7 @@
 // metadata and the config's known rules all come from that list. Pure: types and plain data.
 import type { ClassifiedTool } from '../classify.js';
 import type { ToolChange } from '../change.js';
+import type { ToolClass, Reach } from '../classify.js';
 import type { FindingOf, Severity } from '../finding-types.js';
 import type { MalformedTool } from '../tools.js';
 import type { Policy } from '../policy-names.js';
@@ -50,6 +51,48 @@ export interface ErasContext {
 }
 
 /**
+ * What a run rule reads: one fact of the run, gathered by the step that learns it (the config
+ * files, the class lists, the waivers, the servers audited). Each step fills only its own part,
+ * so the rules of the run that read another part raise nothing there. Plain data: no rule file
+ * imports config/ or the step.
+ */
+export interface RunContext {
+  /** Waivers no finding used, or expired: stale-waiver. */
+  unusedWaivers?: { tool: string; rule: string; expires?: string; expired: boolean }[];
+  /** The PR's config file against the base commit's: config-relaxed and start-changed. */
+  config?: {
+    /** The base's config file as named in a message (`path at label`), and the PR's. */
+    base: string;
+    head: string;
+    /** Every way the PR's config may weaken the check, in plain words. */
+    relaxations: string[];
+    /** config-relaxed's severity as the base's config sets it (the PR's cannot turn it down). */
+    relaxedSeverity: Severity | 'off';
+    /** Each server whose start configuration changed, with what changed. */
+    starts: { server: string; changed: string[] }[];
+  };
+  /** The class list's path at HEAD and the one the base's was found at, when they differ. */
+  movedClassList?: { head: string; base: string; label: string };
+  /** Class-list servers at HEAD that no audited server answers to: unrecorded-change. */
+  unauditedServers?: {
+    servers: { server: string; tools: number }[];
+    audited: string[];
+    /** Whether the run audits a single server (its name is then pinned by --server-name). */
+    single: boolean;
+    updateCommand: string;
+    classList: string;
+  };
+  /** No class list at HEAD: unrecorded-change. */
+  noClassList?: { classList: string; updateCommand: string };
+  /** Base class-list servers no audited server matches: server-removed. */
+  removedServers?: { servers: { server: string; tools: string[] }[]; single: boolean };
+  /** A server compared under the name the base records it by: tool-renamed. */
+  renamedServer?: { from: string; name: string; unnamed: boolean };
+  /** Tools gone from a server whose start configuration the PR changed: start-removed. */
+  startRemoved?: { tool: string; class: ToolClass; reach: Reach }[];
+}
+
+/**
  * The phases of the audit a rule's check runs in, each with what the check reads. A rule
  * without a check is raised by the step it is about (the run's config, the client settings,
  * the drift from the class list): its file still holds all that is said of it.
@@ -60,6 +103,7 @@ export interface Phases {
   change: ChangeContext;
   drift: DriftContext;
   eras: ErasContext;
+  run: RunContext;
 }
 export type Phase = keyof Phases;
 
@@ -104,8 +148,14 @@ export interface Rule<Id extends string = string> {
   summary: string;
   /** What clears it, in markdown: the README table's last column and SARIF's help. */
   clears: string;
-  /** Its check, over the context of the phase it runs in. */
-  check?: Check;
+  /** Its check, over the context of the phase it runs in; or one per phase it runs in. */
+  check?: Check | readonly Check[];
+}
+
+/** A rule's checks, whether it has one or several. */
+export function checksOf(rule: Rule): readonly Check[] {
+  if (!rule.check) return [];
+  return 'phase' in rule.check ? [rule.check] : rule.check;
 }
 
 /**

@@ -39,14 +39,39 @@ export default defineRule({
   summary:
     'same input schema under a new name; a probable rename (a removed and an added tool whose declared hints were dropped or whose class relaxed); or a tool moved from one server to another (same name, same schema, or probable); a reason is carried over only for a same-schema rename within one server whose class did not rise',
   clears: 'nothing to clear (a notice): `update` records it; review its class',
-  check: {
-    phase: 'change',
-    run: ({ change }, raise) => {
-      const { before, after } = change;
-      if (change.kind !== 'renamed' || !before || !after) return [];
-      const [message, fix] =
-        movedFrom(change) !== undefined ? moveText(change, before) : renameText(change, before);
-      return [raise(change.tool, message, fix !== undefined ? { fix } : {})];
+  check: [
+    {
+      phase: 'change',
+      run: ({ change }, raise) => {
+        const { before, after } = change;
+        if (change.kind !== 'renamed' || !before || !after) return [];
+        const [message, fix] =
+          movedFrom(change) !== undefined ? moveText(change, before) : renameText(change, before);
+        return [raise(change.tool, message, fix !== undefined ? { fix } : {})];
+      },
     },
-  },
+    {
+      // A whole server compared under the name the base records it by: said, so that a
+      // reviewer sees the rename, with how to keep the name stable. `unnamed`: nothing named
+      // the server, so its name came from the server itself.
+      phase: 'run',
+      run: ({ renamedServer: renamed }, raise) => {
+        if (!renamed) return [];
+        const { from, name, unnamed } = renamed;
+        return [
+          raise(
+            undefined,
+            unnamed
+              ? `The server now calls itself "${name}"; the base class list records its tools under "${from}". They are compared as one server.`
+              : `The base class list records this server's tools under "${from}", and no server of that name is audited now: "${name}" is taken as "${from}" renamed, and compared with it tool by tool.`,
+            {
+              fix: unnamed
+                ? 'Pin the name with --server-name (the server-name input) so the class list keys stay stable.'
+                : `If "${from}" was renamed on purpose, nothing more is needed; else give the server back its name (its key in the config file).`,
+            },
+          ),
+        ];
+      },
+    },
+  ],
 });

@@ -29,8 +29,31 @@ ruleTable('tool-renamed', {
         },
       ],
     },
+    {
+      name: 'a server that now calls itself by another name',
+      case: { run: { renamedServer: { from: 'old', name: 'new', unnamed: true } } },
+      findings: [
+        {
+          message:
+            'The server now calls itself "new"; the base class list records its tools under "old". They are compared as one server.',
+          fix: 'Pin the name with --server-name (the server-name input) so the class list keys stay stable.',
+        },
+      ],
+    },
+    {
+      name: 'a server named anew in the config',
+      case: { run: { renamedServer: { from: 'old', name: 'new', unnamed: false } } },
+      findings: [
+        {
+          message:
+            'The base class list records this server\'s tools under "old", and no server of that name is audited now: "new" is taken as "old" renamed, and compared with it tool by tool.',
+          fix: 'If "old" was renamed on purpose, nothing more is needed; else give the server back its name (its key in the config file).',
+        },
+      ],
+    },
   ],
   passes: [
+    { name: 'no server renamed', case: { run: {} } },
     {
       name: 'two candidates of one schema',
       case: {

@@ -68,8 +68,40 @@ ruleTable('unrecorded-change', {
         },
       ],
     },
+    {
+      name: 'no class list at HEAD',
+      case: { run: { noClassList: { classList: 'c.json', updateCommand: 'update' } } },
+      findings: [
+        {
+          message: 'There is no class list at c.json yet.',
+          fix: 'Run `update`, review the file, and commit c.json.',
+        },
+      ],
+    },
+    {
+      name: 'a class-list server no audited server answers to',
+      case: {
+        run: {
+          unauditedServers: {
+            servers: [{ server: 'old', tools: 2 }],
+            audited: ['s'],
+            single: true,
+            updateCommand: 'npx auditor update',
+            classList: 'c.json',
+          },
+        },
+      },
+      findings: [
+        {
+          message:
+            'The class list records 2 tools of server "old", but no audited server has that name (this run audited "s").',
+          fix: 'If the server was renamed, pin its name with --server-name old (the server-name input); otherwise remove its entries with `npx auditor update --prune` and commit c.json.',
+        },
+      ],
+    },
   ],
   passes: [
+    { name: 'another fact of the run', case: { run: { startRemoved: [] } } },
     {
       name: 'the live tools as recorded',
       case: {
