@@ -2,9 +2,8 @@
 // it, what it means, what clears it, and its check), and this file, the shape each fills. The
 // registry (core/rules.ts) lists the files; the rules table, the README's table, SARIF's rule
 // metadata and the config's known rules all come from that list. Pure: types and plain data.
-import type { ClassifiedTool } from '../classify.js';
 import type { ToolChange } from '../change.js';
-import type { ToolClass, Reach } from '../classify.js';
+import type { ClassifiedTool, Reach, ToolClass } from '../classify.js';
 import type { FindingOf, Severity } from '../finding-types.js';
 import type { MalformedTool } from '../tools.js';
 import type { Policy } from '../policy-names.js';
@@ -94,8 +93,8 @@ export interface RunContext {
 
 /**
  * The phases of the audit a rule's check runs in, each with what the check reads. A rule
- * without a check is raised by the step it is about (the run's config, the client settings,
- * the drift from the class list): its file still holds all that is said of it.
+ * without a check (the client settings' rules, for now) is raised by the step it is about: its
+ * file still holds all that is said of it.
  */
 export interface Phases {
   tool: ToolContext;
