@@ -69,6 +69,30 @@ describe('the action with Claude Code settings', () => {
     );
   });
 
+  it('the comment says what a class change does in each committed client: Codex now runs it unasked, Claude Code still denies it', async () => {
+    const relaxed = withAnnotations(spec, 'delete_note', { destructiveHint: false });
+    const { dir, head: server } = await prWorkspace(api, {
+      base: spec,
+      head: relaxed,
+      files: {
+        '.claude/settings.json': settingsText(MAPPED),
+        '.codex/config.toml': '[mcp_servers.notes]\ncommand = "node"\n',
+      },
+    });
+    await runIn(api, dir, { command: quote(server), policies: 'claude' });
+    const body = api.commentsOn(1)[0]?.body ?? '';
+    expect(body).toContain(
+      [
+        '#### What the change does in each client',
+        '',
+        '- `delete_note`: class delete -> edit, destructiveHint true -> false',
+        '  - Claude Code: it is still refused: `mcp__notes__delete_note` in `.claude/settings.json` line 10.',
+        '  - Codex CLI: it now runs without asking (before, it asked): auto (Codex’s default: no approval\\_mode set): destructiveHint and openWorldHint declared false.',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('the rules output is a settings file with the permissions the class list maps to', async () => {
     const { dir, head: server } = await prWorkspace(api, { base: spec });
     await mkdir(join(dir, '.github'));
