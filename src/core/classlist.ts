@@ -202,8 +202,9 @@ function copyRecord(raw: ToolRecord): ToolRecord {
     titleSource: raw.titleSource,
     schema: raw.schema,
   };
-  if (raw.reason !== undefined) record.reason = raw.reason;
   if (raw.pin !== undefined) record.pin = copyPin(raw.pin);
+  // The one field a person writes stays last, where files written before pins had it.
+  if (raw.reason !== undefined) record.reason = raw.reason;
   return record;
 }
 
