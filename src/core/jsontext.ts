@@ -205,3 +205,20 @@ export function parseJsonText(
 
 /** jsonc-parser, once loaded (for edits of a parsed text): see loadJsonText. */
 export const jsonc = (): Parser => loaded();
+
+/** The indent unit of a file: a tab, or the smallest run of leading spaces; two spaces if none. */
+export function indentUnit(text: string): string {
+  let unit: string | undefined;
+  for (const m of text.matchAll(/\n([ \t]+)\S/g)) {
+    const lead = m[1] as string;
+    if (lead.startsWith('\t')) return '\t';
+    if (unit === undefined || lead.length < unit.length) unit = lead;
+  }
+  return unit ?? '  ';
+}
+
+/** The leading whitespace of the line `offset` is on. */
+export function lineIndent(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(start))?.[0] ?? '';
+}

@@ -2,7 +2,7 @@ import * as z from 'zod/v4';
 import type { ToolClass } from '../../core/classify.js';
 import type { ClassList, ToolRecord } from '../../core/classlist.js';
 import type { Edit, Node } from 'jsonc-parser';
-import { jsonc, parseJsonText } from '../../core/jsontext.js';
+import { indentUnit, jsonc, lineIndent, parseJsonText } from '../../core/jsontext.js';
 import { AuditError } from '../../errors.js';
 import { lazily } from '../../lazy.js';
 import { DECISIONS, splitMcpName, type Decision, type SettingsRule } from './permissions.js';
@@ -162,23 +162,6 @@ export function parseSettings(text: string, path: string): SettingsFile {
 function ruleOfServers(rule: string, servers: Set<string>): boolean {
   const parts = splitMcpName(rule.split('(')[0] as string);
   return parts !== undefined && servers.has(parts.server);
-}
-
-/** The indent unit of a file: a tab, or the smallest run of leading spaces; two spaces if none. */
-function indentUnit(text: string): string {
-  let unit: string | undefined;
-  for (const m of text.matchAll(/\n([ \t]+)\S/g)) {
-    const lead = m[1] as string;
-    if (lead.startsWith('\t')) return '\t';
-    if (unit === undefined || lead.length < unit.length) unit = lead;
-  }
-  return unit ?? '  ';
-}
-
-/** The leading whitespace of the line `offset` is on. */
-function lineIndent(text: string, offset: number): string {
-  const start = text.lastIndexOf('\n', offset - 1) + 1;
-  return /^[ \t]*/.exec(text.slice(start))?.[0] ?? '';
 }
 
 /** How a settings file is laid out, so inserted text looks like the text around it. */

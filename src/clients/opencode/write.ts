@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Node } from 'jsonc-parser';
 import { expectedDecision, type ClassDecisions, type ClientTool } from '../client.js';
+import { indentUnit, lineIndent } from '../../core/jsontext.js';
 import { parseJsonc } from './jsonc.js';
 import { decidingRule, opencodeName, readOpencode, type Action } from './model.js';
 
@@ -22,23 +23,6 @@ interface Edit {
 
 const FIX =
   'Fix that line: the auditor will not read or overwrite an opencode config it cannot parse.';
-
-/** The indent unit of a file: a tab, or the smallest run of leading spaces; two spaces if none. */
-function indentUnit(text: string): string {
-  let unit: string | undefined;
-  for (const m of text.matchAll(/\n([ \t]+)\S/g)) {
-    const lead = m[1] as string;
-    if (lead.startsWith('\t')) return '\t';
-    if (unit === undefined || lead.length < unit.length) unit = lead;
-  }
-  return unit ?? '  ';
-}
-
-/** The leading whitespace of the line `offset` is on. */
-function lineIndent(text: string, offset: number): string {
-  const start = text.lastIndexOf('\n', offset - 1) + 1;
-  return /^[ \t]*/.exec(text.slice(start))?.[0] ?? '';
-}
 
 /** A member's key (a member is a property node: key, value), and where a node ends. */
 const keyOf = (member: Node) => member.children?.[0]?.value as string;
