@@ -23,6 +23,7 @@ export const CLIENT_PROJECT_FILES: readonly string[] = [
   'opencode.jsonc',
   '.opencode/opencode.json',
   '.opencode/opencode.jsonc',
+  '.qwen/settings.json',
 ];
 
 // The policies' names are core/'s (what checks tools); kept here too for the config readers.

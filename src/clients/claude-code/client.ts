@@ -29,7 +29,7 @@ export function claudeCodeVerdict(effective: Effective): ClientVerdict {
 }
 
 /** The class list's rules for `tools`: one per tool by full name, each list sorted. */
-function permissionsOf(
+export function permissionsOf(
   tools: ClientTool[],
   mapping: Parameters<Client['writeRules']>[2],
 ): Permissions {
