@@ -3,9 +3,15 @@
 // queue and push runs compare with the base their event names, and each step's report is its own.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TOKEN } from '../support/action.js';
-import { basedWorkspace, reportOf, runIn, SERVED } from '../support/action-workspace.js';
+import {
+  basedWorkspace,
+  fakeGitHubEach,
+  reportOf,
+  runIn,
+  SERVED,
+} from '../support/action-workspace.js';
 import { tempDir } from '../support/cli.js';
 import { DEFAULT_HEAD_SHA, startGitHubApi, type FakeGitHub } from '../support/github-api.js';
 
@@ -14,12 +20,8 @@ const OTHER_SHA = '1f0c3a9d5e7b2c4a6f8e0d1c3b5a7f9e2d4c6b8a';
 
 describe('merge queue and push runs', () => {
   let api: FakeGitHub;
-  beforeEach(async () => {
-    api = await startGitHubApi({ token: TOKEN });
-  });
-  afterEach(async () => {
-    expect(api.responseViolations).toEqual([]);
-    await api.close();
+  fakeGitHubEach((started) => {
+    api = started;
   });
 
   const config = { policies: ['claude'], servers: { notes: SERVED } };

@@ -3,11 +3,11 @@
 // the `rules` output.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TOKEN } from '../support/action.js';
-import { prWorkspace, quote, runIn } from '../support/action-workspace.js';
+import { describe, expect, it } from 'vitest';
+
+import { fakeGitHubEach, prWorkspace, quote, runIn } from '../support/action-workspace.js';
 import { notesSpec, SERVERS } from '../support/cli.js';
-import { startGitHubApi, type FakeGitHub } from '../support/github-api.js';
+import { type FakeGitHub } from '../support/github-api.js';
 
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
 
@@ -26,14 +26,9 @@ const MAPPED = {
 describe('the action with Claude Code settings', () => {
   let api: FakeGitHub;
   let spec: Spec;
-
-  beforeEach(async () => {
-    api = await startGitHubApi({ token: TOKEN });
-    spec = await notesSpec();
-  });
-  afterEach(async () => {
-    expect(api.responseViolations).toEqual([]);
-    await api.close();
+  fakeGitHubEach((started, notes) => {
+    api = started;
+    spec = notes;
   });
 
   it('a PR that changes only the settings (an allow rule for a delete tool) fails, comments, and annotates the rule', async () => {

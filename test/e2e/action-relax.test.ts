@@ -1,11 +1,11 @@
 // The action on PRs that relax the check without dropping a hint: client rules changed in the
 // PR's config, a delete tool recorded as edit, the audited command changed so the delete tool is
 // no longer listed. The base commit's files are served by the fake GitHub API.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TOKEN } from '../support/action.js';
-import { prWorkspace, quote, runIn } from '../support/action-workspace.js';
+import { describe, expect, it } from 'vitest';
+
+import { fakeGitHubEach, prWorkspace, quote, runIn } from '../support/action-workspace.js';
 import { notesSpec } from '../support/cli.js';
-import { DEFAULT_BASE_SHA, startGitHubApi, type FakeGitHub } from '../support/github-api.js';
+import { DEFAULT_BASE_SHA, type FakeGitHub } from '../support/github-api.js';
 
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
 const CONFIG = '.github/mcp-annotation-auditor.yml';
@@ -13,14 +13,9 @@ const CONFIG = '.github/mcp-annotation-auditor.yml';
 describe('the action on a PR that relaxes the check in other ways than a dropped hint', () => {
   let api: FakeGitHub;
   let spec: Spec;
-
-  beforeEach(async () => {
-    api = await startGitHubApi({ token: TOKEN });
-    spec = await notesSpec();
-  });
-  afterEach(async () => {
-    expect(api.responseViolations).toEqual([]);
-    await api.close();
+  fakeGitHubEach((started, notes) => {
+    api = started;
+    spec = notes;
   });
 
   it('22.9: clientRules delete: allow in the PR config is config-relaxed, so the allow rule fails', async () => {

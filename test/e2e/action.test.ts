@@ -2,15 +2,16 @@ import { execFile } from 'node:child_process';
 import { copyFile, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TOKEN, workflowRunEvent } from '../support/action.js';
 import {
-  prWorkspace,
   dropDestructive,
+  fakeGitHubEach,
+  prWorkspace,
   quote,
-  relaxAddNote,
   recordAtHead,
   recordedClassList,
+  relaxAddNote,
   runIn,
 } from '../support/action-workspace.js';
 import {
@@ -24,12 +25,7 @@ import {
   tempDir,
   withStarts,
 } from '../support/cli.js';
-import {
-  COMMENT_BODY_LIMIT,
-  DEFAULT_BASE_SHA,
-  startGitHubApi,
-  type FakeGitHub,
-} from '../support/github-api.js';
+import { COMMENT_BODY_LIMIT, DEFAULT_BASE_SHA, type FakeGitHub } from '../support/github-api.js';
 
 /** The marker of a run with policies: claude, as most runs here are (not the default policies). */
 const CLAUDE_MARKER = '<!-- mcp-annotation-auditor:notes policies=claude -->';
@@ -39,14 +35,9 @@ type Spec = Awaited<ReturnType<typeof notesSpec>>;
 describe('the action, run as GitHub runs it', () => {
   let api: FakeGitHub;
   let spec: Spec;
-
-  beforeEach(async () => {
-    api = await startGitHubApi({ token: TOKEN });
-    spec = await notesSpec();
-  });
-  afterEach(async () => {
-    expect(api.responseViolations).toEqual([]);
-    await api.close();
+  fakeGitHubEach((started, notes) => {
+    api = started;
+    spec = notes;
   });
 
   it('creates one comment, updates it in place, and turns it green when clean', async () => {

@@ -12,6 +12,7 @@ export {
   ACTION_CONFIG,
   dropDestructive,
   dropIdempotent,
+  fakeGitHubEach,
   quote,
   relaxAddNote,
   reportOf,

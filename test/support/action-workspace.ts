@@ -2,8 +2,8 @@
 // commit (served by the fake GitHub API) and at HEAD, and the files the PR commits.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect } from 'vitest';
-import { runAction, type ActionRun, type ActionRunOptions } from './action.js';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { runAction, TOKEN, type ActionRun, type ActionRunOptions } from './action.js';
 import {
   notesSpec,
   runCli,
@@ -14,11 +14,53 @@ import {
   type Run,
   type SpecTool,
 } from './cli.js';
-import { DEFAULT_BASE_SHA, type FakeGitHub } from './github-api.js';
+import {
+  DEFAULT_BASE_SHA,
+  startGitHubApi,
+  type FakeGitHub,
+  type FakeGitHubOptions,
+} from './github-api.js';
 
 type Spec = { name: string; tools: SpecTool[] };
+type NotesSpec = Awaited<ReturnType<typeof notesSpec>>;
 
 const CLASS_LIST = 'mcp-tool-classes.json';
+
+/**
+ * A fake GitHub API (the run's token, `options` besides) for each test of the enclosing
+ * describe, handed to `use` with the example's spec before the test; after it, the API is closed
+ * and must have answered every request as GitHub does. `restart` swaps in one with other options
+ * (handed to `use` too) for a test that needs them.
+ */
+export function fakeGitHubEach(
+  use: (api: FakeGitHub, spec: NotesSpec) => void,
+  options: FakeGitHubOptions = {},
+): { restart(others: FakeGitHubOptions): Promise<FakeGitHub> } {
+  let api: FakeGitHub | undefined;
+  let spec: NotesSpec | undefined;
+  async function start(others: FakeGitHubOptions): Promise<FakeGitHub> {
+    await api?.close();
+    api = await startGitHubApi({ token: TOKEN, ...others });
+    spec ??= await notesSpec();
+    use(api, spec);
+    return api;
+  }
+  beforeEach(async () => {
+    spec = undefined;
+    await start(options);
+  });
+  afterEach(async () => {
+    const started = api;
+    api = undefined;
+    if (!started) return;
+    try {
+      expect(started.responseViolations).toEqual([]);
+    } finally {
+      await started.close();
+    }
+  });
+  return { restart: start };
+}
 
 /** The PR's change most runs audit: add_note claims to be read-only (class-relaxed). */
 export function relaxAddNote<T extends Spec>(spec: T): T {

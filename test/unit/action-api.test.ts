@@ -2,32 +2,28 @@
 // slow, fails, or forbids: retries, fallbacks and what the step still writes. The waits here are
 // the client's own retry pauses; they sit in a file of their own so that they overlap the rest.
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pullRequestEvent, TOKEN } from '../support/action.js';
+import { describe, expect, it } from 'vitest';
+import { pullRequestEvent } from '../support/action.js';
 import {
   dropDestructive,
+  fakeGitHubEach,
   prWorkspace,
   quote,
-  relaxAddNote,
   recordAtHead,
+  relaxAddNote,
   runIn,
 } from '../support/action-in-memory.js';
 import { notesSpec, SERVERS, specServer } from '../support/cli.js';
-import { startGitHubApi, type FakeGitHub } from '../support/github-api.js';
+import { type FakeGitHub } from '../support/github-api.js';
 
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
 
 describe('the action when the GitHub API is slow or fails', () => {
   let api: FakeGitHub;
   let spec: Spec;
-
-  beforeEach(async () => {
-    api = await startGitHubApi({ token: TOKEN });
-    spec = await notesSpec();
-  });
-  afterEach(async () => {
-    expect(api.responseViolations).toEqual([]);
-    await api.close();
+  fakeGitHubEach((started, notes) => {
+    api = started;
+    spec = notes;
   });
 
   it('waits for a slow base read: the change against the base still shows', async () => {

@@ -5,11 +5,12 @@
 // real processes stays in test/e2e/action-base.test.ts.
 import { mkdir, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { pullRequestEvent, TOKEN } from '../support/action.js';
 import {
   ACTION_CONFIG,
   basedWorkspace,
+  fakeGitHubEach,
   reportOf,
   runIn,
   SERVED,
@@ -27,12 +28,8 @@ const OTHER_SHA = '1f0c3a9d5e7b2c4a6f8e0d1c3b5a7f9e2d4c6b8a';
 
 describe('the action reads the base at the base commit', () => {
   let api: FakeGitHub;
-  beforeEach(async () => {
-    api = await startGitHubApi({ token: TOKEN });
-  });
-  afterEach(async () => {
-    expect(api.responseViolations).toEqual([]);
-    await api.close();
+  fakeGitHubEach((started) => {
+    api = started;
   });
 
   it('a class list folder the PR turns into a symlink to a new folder is still compared', async () => {
@@ -123,12 +120,8 @@ describe('the approval label', () => {
 
 describe('merge queue and push runs', () => {
   let api: FakeGitHub;
-  beforeEach(async () => {
-    api = await startGitHubApi({ token: TOKEN });
-  });
-  afterEach(async () => {
-    expect(api.responseViolations).toEqual([]);
-    await api.close();
+  fakeGitHubEach((started) => {
+    api = started;
   });
 
   const config = { policies: ['claude'], servers: { notes: SERVED } };

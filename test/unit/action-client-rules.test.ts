@@ -5,12 +5,12 @@
 // real processes stays in test/e2e/action-client-rules.test.ts.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TOKEN } from '../support/action.js';
-import { prWorkspace, quote, runIn } from '../support/action-in-memory.js';
+import { describe, expect, it } from 'vitest';
+
+import { fakeGitHubEach, prWorkspace, quote, runIn } from '../support/action-in-memory.js';
 import { notesSpec, withAnnotations } from '../support/cli.js';
 import { runCliInMemory as runCli } from '../support/in-memory.js';
-import { DEFAULT_BASE_SHA, startGitHubApi, type FakeGitHub } from '../support/github-api.js';
+import { DEFAULT_BASE_SHA, type FakeGitHub } from '../support/github-api.js';
 
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
 
@@ -29,14 +29,9 @@ const MAPPED = {
 describe('the action with Claude Code settings', () => {
   let api: FakeGitHub;
   let spec: Spec;
-
-  beforeEach(async () => {
-    api = await startGitHubApi({ token: TOKEN });
-    spec = await notesSpec();
-  });
-  afterEach(async () => {
-    expect(api.responseViolations).toEqual([]);
-    await api.close();
+  fakeGitHubEach((started, notes) => {
+    api = started;
+    spec = notes;
   });
 
   it('the comment for a class change says what the committed settings now decide, and how to bring them in line', async () => {

@@ -5,12 +5,12 @@
 // real processes stays in test/e2e/action-relax.test.ts.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TOKEN } from '../support/action.js';
-import { prWorkspace, quote, runIn } from '../support/action-in-memory.js';
+import { describe, expect, it } from 'vitest';
+
+import { fakeGitHubEach, prWorkspace, quote, runIn } from '../support/action-in-memory.js';
 import { notesSpec, SERVERS, tempDir, withAnnotations } from '../support/cli.js';
 import { runCliInMemory as runCli } from '../support/in-memory.js';
-import { DEFAULT_BASE_SHA, startGitHubApi, type FakeGitHub } from '../support/github-api.js';
+import { DEFAULT_BASE_SHA, type FakeGitHub } from '../support/github-api.js';
 
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
 const CONFIG = '.github/mcp-annotation-auditor.yml';
@@ -18,14 +18,9 @@ const CONFIG = '.github/mcp-annotation-auditor.yml';
 describe('the action on a PR that relaxes the check in other ways than a dropped hint', () => {
   let api: FakeGitHub;
   let spec: Spec;
-
-  beforeEach(async () => {
-    api = await startGitHubApi({ token: TOKEN });
-    spec = await notesSpec();
-  });
-  afterEach(async () => {
-    expect(api.responseViolations).toEqual([]);
-    await api.close();
+  fakeGitHubEach((started, notes) => {
+    api = started;
+    spec = notes;
   });
 
   it('22.11: delete to edit recorded with update is a class-relaxed error; the label approves it', async () => {

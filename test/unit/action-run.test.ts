@@ -5,14 +5,15 @@
 // (exit-at-once.mjs) fails to connect, as a server that cannot start does.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pullRequestEvent, TOKEN, workflowRunEvent } from '../support/action.js';
 import {
   dropDestructive,
+  fakeGitHubEach,
   prWorkspace,
   quote,
-  relaxAddNote,
   recordAtHead,
+  relaxAddNote,
   runIn,
 } from '../support/action-in-memory.js';
 import {
@@ -25,12 +26,7 @@ import {
   withDeleteNoteRenamed,
   type SpecTool,
 } from '../support/cli.js';
-import {
-  DEFAULT_BASE_SHA,
-  DEFAULT_HEAD_SHA,
-  startGitHubApi,
-  type FakeGitHub,
-} from '../support/github-api.js';
+import { DEFAULT_BASE_SHA, DEFAULT_HEAD_SHA, type FakeGitHub } from '../support/github-api.js';
 
 const MARKER = '<!-- mcp-annotation-auditor:notes -->';
 /** The marker of a run with policies: claude, as most runs here are (not the default policies). */
@@ -45,14 +41,9 @@ function cells(row: string): number {
 describe('the action, run in process', () => {
   let api: FakeGitHub;
   let spec: Spec;
-
-  beforeEach(async () => {
-    api = await startGitHubApi({ token: TOKEN });
-    spec = await notesSpec();
-  });
-  afterEach(async () => {
-    expect(api.responseViolations).toEqual([]);
-    await api.close();
+  const github = fakeGitHubEach((started, notes) => {
+    api = started;
+    spec = notes;
   });
 
   it('creates no comment when the PR changes nothing and passes; the summary is still written', async () => {
@@ -284,10 +275,8 @@ describe('the action, run in process', () => {
     const writes = () => api.requests.filter((r) => r.method === 'POST' || r.method === 'PATCH');
 
     it('comments only on the open PR whose head the triggering run audited; an issue, a closed PR, another head or repository, or a pr-number the event disagrees with is refused and nothing is written', async () => {
-      await api.close();
       const other = '0123456789abcdef0123456789abcdef01234567';
-      api = await startGitHubApi({
-        token: TOKEN,
+      await github.restart({
         pulls: {
           1: { baseSha: DEFAULT_BASE_SHA, headSha: DEFAULT_HEAD_SHA },
           2: { baseSha: DEFAULT_BASE_SHA, headSha: other },

@@ -1,5 +1,5 @@
 // Parts of the action that run without the bundle, against the fake GitHub API.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/report.js';
 import { commentMarker } from '../../src/report/comment.js';
 import type { Waiver } from '../../src/config/settings.js';
@@ -9,22 +9,18 @@ import { GitHubClient } from '../../src/action/github.js';
 import { markCommentsFailed } from '../../src/action/comments.js';
 import { annotationsOf } from '../../src/action/publish.js';
 import { secretsOf } from '../../src/redact.js';
-import { DEFAULT_REPOSITORY, startGitHubApi, type FakeGitHub } from '../support/github-api.js';
-
-const TOKEN = 'ghs_test0123456789abcdefTOKEN';
+import { DEFAULT_REPOSITORY, type FakeGitHub } from '../support/github-api.js';
+import { TOKEN } from '../support/action.js';
+import { fakeGitHubEach } from '../support/action-workspace.js';
 
 describe('markCommentsFailed', () => {
   let api: FakeGitHub;
-  beforeEach(async () => {
-    api = await startGitHubApi({
-      token: TOKEN,
-      comments: [{ body: `${commentMarker('notes')}\n### ✅ passed` }],
-    });
-  });
-  afterEach(async () => {
-    expect(api.responseViolations).toEqual([]);
-    await api.close();
-  });
+  fakeGitHubEach(
+    (started) => {
+      api = started;
+    },
+    { comments: [{ body: `${commentMarker('notes')}\n### ✅ passed` }] },
+  );
 
   it("posts the error without the configured servers' secrets, whatever layer wrote them", async () => {
     const [owner, repo] = DEFAULT_REPOSITORY.split('/') as [string, string];

@@ -1,11 +1,11 @@
 // What the model reads, pinned: a PR that only rewrites a tool's description shows the old and the
 // new text in the comment; a hint change of the same tool shows beside it. In this process,
 // servers in memory; test/e2e/justifications.test.ts runs the built CLI and action.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TOKEN } from '../support/action.js';
-import { prWorkspace, quote, runIn } from '../support/action-in-memory.js';
+import { describe, expect, it } from 'vitest';
+
+import { fakeGitHubEach, prWorkspace, quote, runIn } from '../support/action-in-memory.js';
 import { notesSpec, withAnnotations } from '../support/cli.js';
-import { startGitHubApi, type FakeGitHub } from '../support/github-api.js';
+import { type FakeGitHub } from '../support/github-api.js';
 import { lineDiff } from '../../src/report/model-text.js';
 
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
@@ -19,12 +19,8 @@ function rewrite(spec: Spec, tool: string, description: string): Spec {
 
 describe('a PR that rewrites what the model reads', () => {
   let api: FakeGitHub;
-  beforeEach(async () => {
-    api = await startGitHubApi({ token: TOKEN });
-  });
-  afterEach(async () => {
-    expect(api.responseViolations).toEqual([]);
-    await api.close();
+  fakeGitHubEach((started) => {
+    api = started;
   });
 
   it('only a description rewritten: a notice, and the comment shows the old and new text', async () => {
