@@ -68,9 +68,12 @@ export function titleOf(tool: ListedTool): { title: string; titleSource: TitleSo
 // canonicalJson moved to core/digest.ts (a leaf core/pins.ts reads too); still reached here.
 export { canonicalJson } from './digest.js';
 
+/** How many hex digits of the schema's sha256 the short hash keeps. */
+const SCHEMA_HASH_LENGTH = 16;
+
 /** The short hash of an input schema (or of its canonical text) that recognises a rename. */
 export function hashSchema(schema: unknown, text = canonicalJson(schema ?? {})): string {
-  return sha256Hex(text).slice(0, 16);
+  return sha256Hex(text).slice(0, SCHEMA_HASH_LENGTH);
 }
 
 /** Classifies one validated tool: hints with their states, class, reach and title. */
@@ -81,15 +84,16 @@ export function classifyTool(tool: ListedTool): ClassifiedTool {
     idempotentHint: readHint(tool, 'idempotentHint'),
     openWorldHint: readHint(tool, 'openWorldHint'),
   };
-  const text = schemaText(tool.inputSchema);
+  // One digest of the schema's canonical text: the short hash is the start of the pin's.
+  const pin = pinOf(tool.description, tool.descriptionDigest, schemaText(tool.inputSchema));
   const classified: ClassifiedTool = {
     name: tool.name,
     ...titleOf(tool),
     class: classOf(hints),
     reach: hints.openWorldHint.effective ? 'open' : 'closed',
     hints,
-    schemaHash: hashSchema(tool.inputSchema, text),
-    pin: pinOf(tool.description, tool.descriptionDigest, text),
+    schemaHash: pin.inputSchemaDigest.slice(0, SCHEMA_HASH_LENGTH),
+    pin,
   };
   if (tool.annotations?.title !== undefined) classified.annotationsTitle = tool.annotations.title;
   if (tool.description !== undefined) classified.description = tool.description;

@@ -2,6 +2,7 @@ import type { ClassifiedTool } from './classify.js';
 import type { Finding } from './findings.js';
 import type { Policy } from './policy-names.js';
 import { runChecks } from './rules.js';
+import type { Rule } from './rules/rule.js';
 import type { MalformedTool } from './tools.js';
 
 /* A server's listing checked: the rules that always hold, then each enabled profile's. */
@@ -19,9 +20,10 @@ export function checkPolicies(
   policies: readonly Policy[],
 ): Finding[] {
   const out = runChecks('listing', { tools, malformed });
-  for (const tool of tools) out.push(...runChecks('tool', { tool }, (r) => !r.policy));
+  const always = (rule: Rule) => !rule.policy;
+  for (const tool of tools) out.push(...runChecks('tool', { tool }, always));
+  const ofPolicy = policies.map((policy) => (rule: Rule) => rule.policy === policy);
   for (const tool of tools)
-    for (const policy of policies)
-      out.push(...runChecks('tool', { tool }, (r) => r.policy === policy));
+    for (const only of ofPolicy) out.push(...runChecks('tool', { tool }, only));
   return out;
 }

@@ -101,26 +101,49 @@ export const RULE_IDS: RuleId[] = RULE_LIST.map((r) => r.id);
 /** Every rule, in the table's order. */
 export const ALL_RULES: readonly Rule<RuleId>[] = RULE_LIST;
 
+/** One rule's check of a phase, with the `raise` that files its findings, made once. */
+interface PhaseCheck {
+  rule: Rule<RuleId>;
+  run: (context: never, raise: Raise) => FindingOf[];
+  raise: Raise;
+}
+
+/** The checks of each phase in the registry's order, built on first use: not per tool. */
+const phaseChecks = new Map<Phase, PhaseCheck[]>();
+
+function checksIn(phase: Phase): PhaseCheck[] {
+  let checks = phaseChecks.get(phase);
+  if (checks) return checks;
+  checks = [];
+  for (const rule of ALL_RULES)
+    for (const check of checksOf(rule))
+      if (check.phase === phase)
+        checks.push({
+          rule,
+          run: check.run,
+          raise: (tool, message, extra) => findingOf(rule, tool, message, extra),
+        });
+  phaseChecks.set(phase, checks);
+  return checks;
+}
+
 /**
  * The findings of every rule whose check runs in `phase` (and that `only` keeps), in the
- * registry's order: what the step of that phase calls instead of knowing its rules.
+ * registry's order: what the step of that phase calls instead of knowing its rules. It runs once
+ * per tool, so the phase's checks are listed once and nothing is built per call but the findings.
  */
 export function runChecks<P extends Phase>(
   phase: P,
   context: Phases[P],
-  only: (rule: Rule) => boolean = () => true,
+  only?: (rule: Rule) => boolean,
 ): FindingOf<RuleId>[] {
-  return ALL_RULES.flatMap((rule) => {
-    if (!only(rule)) return [];
-    return checksOf(rule).flatMap((check) => {
-      if (check.phase !== phase) return [];
-      const run = check.run as (context: Phases[P], raise: Raise) => FindingOf[];
-      // Each finding is raised through its own rule's `raise`, so its id is that rule's: a RuleId.
-      return run(context, (tool, message, extra) =>
-        findingOf(rule, tool, message, extra),
-      ) as FindingOf<RuleId>[];
-    });
-  });
+  const out: FindingOf<RuleId>[] = [];
+  for (const { rule, run, raise } of checksIn(phase)) {
+    if (only && !only(rule)) continue;
+    // Each finding is raised through its own rule's `raise`, so its id is that rule's: a RuleId.
+    for (const finding of run(context as never, raise)) out.push(finding as FindingOf<RuleId>);
+  }
+  return out;
 }
 
 export function isRuleId(value: string): value is RuleId {

@@ -87,16 +87,20 @@ export const MAX_DESCRIPTION = 4_000;
  */
 export const MAX_SCHEMA_DEPTH = 100;
 
-/** Whether arrays and objects nest more than `max` levels in `value`; iterative, so never too deep. */
-export function nestedDeeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    const [node, depth] = item;
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth > max) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node))
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+/**
+ * Whether arrays and objects nest more than `max` levels in `value`. It recurses at most `max`
+ * levels before it answers, so never too deep, and builds nothing on the way down.
+ */
+export function nestedDeeperThan(value: unknown, max: number, depth = 1): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (depth > max) return true;
+  if (Array.isArray(value)) {
+    for (const child of value as unknown[])
+      if (nestedDeeperThan(child, max, depth + 1)) return true;
+    return false;
   }
+  for (const child of Object.values(value))
+    if (nestedDeeperThan(child, max, depth + 1)) return true;
   return false;
 }
 

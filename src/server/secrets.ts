@@ -57,17 +57,24 @@ function scrubbed(value: unknown, redact: (text: string) => string, depth = 0): 
   if (depth > MAX_SCHEMA_DEPTH + 2 || !value || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
-    value.forEach((item: unknown, i) => {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
       const next = scrubbed(item, redact, depth + 1);
       if (next !== item) (copy ??= [...(value as unknown[])])[i] = next;
-    });
+    }
     return copy ?? value;
   }
+  // The entries are copied only from the first one that changes: most objects keep every one.
   const entries = Object.entries(value);
-  const next = entries.map(([k, v]) => [redact(k), scrubbed(v, redact, depth + 1)] as const);
-  return next.some(([k, v], i) => k !== entries[i]?.[0] || v !== entries[i]?.[1])
-    ? Object.fromEntries(next)
-    : value;
+  let next: [string, unknown][] | undefined;
+  for (let i = 0; i < entries.length; i++) {
+    const [key, item] = entries[i] as [string, unknown];
+    const k = redact(key);
+    const v = scrubbed(item, redact, depth + 1);
+    if (next === undefined && (k !== key || v !== item)) next = entries.slice(0, i);
+    next?.push([k, v]);
+  }
+  return next ? Object.fromEntries(next) : value;
 }
 
 /** The error with `redact` applied to its message, hint and details. */
