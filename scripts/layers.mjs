@@ -48,7 +48,7 @@ export const LAYERS = [
   },
   {
     name: 'audit',
-    files: ['audit.ts', 'audit-clients.ts'],
+    files: ['audit.ts', 'audit-clients.ts', 'audit-justifications.ts'],
     may: ['config', 'io', 'server', 'report', 'clients', 'core', 'shared'],
     why: 'the orchestrator: runs the steps for every server',
   },

@@ -43,6 +43,7 @@ import {
 } from './core/renames.js';
 import type { ClientRulesInput } from './clients/claude-code/client-rules.js';
 import { applyClientRules, applyClients, type ClientsInput } from './audit-clients.js';
+import { applyJustifications, type JustificationsInput } from './audit-justifications.js';
 import { pairMoves } from './core/moves.js';
 import { recordedOf, updatedClassList, withoutMalformed } from './core/update.js';
 import { applyPolicy } from './core/waivers.js';
@@ -93,6 +94,8 @@ export interface AuditOptions {
    * commit's (config-relaxed), a class list that moved (class-list-moved). For check.
    */
   baseFindings?: Finding[] | Promise<Finding[]>;
+  /** OpenAI's hint justifications file, when the openai policy is on (check only). */
+  justifications?: JustificationsInput;
   /** For update: remove the entries of servers this run did not audit (--prune). */
   prune?: boolean;
   /** For update: where the class list may be written (default: the CLI's repositoryRoot). */
@@ -405,6 +408,7 @@ async function judge(
   const ruleFindings = [
     ...(options.clientRules ? applyClientRules(servers, classList, options.clientRules) : []),
     ...applyClients(servers, classList, options.clients, options.clientRules),
+    ...(options.justifications ? await applyJustifications(servers, options.justifications) : []),
   ];
   const names = servers.map((s) => s.server);
   // The approval label first, then the base's findings: the order the two are awaited in.

@@ -34,6 +34,11 @@ export async function readClassList(
   return { list: await withJsonPositions(() => parseClassList(text, path)), text };
 }
 
+/** Reads OpenAI's hint justifications file as text; `undefined` when it does not exist. */
+export function readJustificationsText(path: string): Promise<string | undefined> {
+  return readTextIfPresent(path, `the hint justifications file ${path}`);
+}
+
 /** Reads and parses a Claude Code settings file; `undefined` when it does not exist. */
 export async function readSettingsFile(path: string): Promise<SettingsFile | undefined> {
   const text = await readTextIfPresent(path, `the settings file ${path}`);

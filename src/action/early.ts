@@ -1,6 +1,11 @@
 import { resolve } from 'node:path';
 import { directSpawn } from '../config/command-line.js';
-import { CLIENT_PROJECT_FILES, DEFAULT_SETTINGS, LOCAL_SETTINGS } from '../config/defaults.js';
+import {
+  CLIENT_PROJECT_FILES,
+  DEFAULT_JUSTIFICATIONS,
+  DEFAULT_SETTINGS,
+  LOCAL_SETTINGS,
+} from '../config/defaults.js';
 import { readInputs } from '../config/inputs.js';
 import { startEarly } from '../server/early.js';
 import { earlyReadError, readNow } from '../trusted.js';
@@ -42,6 +47,7 @@ export function prestartForAction(env: NodeJS.ProcessEnv): void {
         inputs.config,
         ...(inputs.claudeSettings ?? [DEFAULT_SETTINGS, LOCAL_SETTINGS]),
         ...CLIENT_PROJECT_FILES,
+        inputs.overrides.justifications ?? DEFAULT_JUSTIFICATIONS,
       ].filter((p): p is string => Boolean(p)),
     );
     // A config file the audit will refuse (unreadable, or named but missing): start nothing.

@@ -28,6 +28,9 @@ import { appendSummary } from './summary.js';
 import type { GitHubClient, PullRequestInfo, RepoRef } from './github.js';
 import { triggeringCommit, verifiedPull } from './workflowrun.js';
 import type { Connect } from '../server/listing.js';
+import { justificationsInput } from '../config/justifications-file.js';
+import type { JustificationsInput } from '../core/justifications.js';
+import { readTrusted } from '../trusted.js';
 
 /** Step two of the action: the audit, or the report file an earlier audit wrote. */
 
@@ -287,9 +290,27 @@ function readBaseAt(
     configPath: baseConfigPath(inputs.config),
     config: context.config,
     classList: settings.classList,
+    ...(settings.policies.includes('openai')
+      ? { justifications: settings.justifications.path }
+      : {}),
     fetch: true,
     api: (repoPath) => fromApi(context, repoPath, base.sha),
     ...(base.ofPull ? { apiNamedCommit: true } : {}),
+  });
+}
+
+/** The hint justifications file (the openai policy on), as read before the server ran. */
+async function actionJustifications(
+  context: ActionContext,
+  settings: Settings,
+  baseRead: Promise<BaseRead> | undefined,
+): Promise<JustificationsInput | undefined> {
+  if (context.inputs.mode !== 'check') return undefined;
+  const base = context.base;
+  return justificationsInput(settings, {
+    root: await repositoryRoot(context.env.GITHUB_WORKSPACE ?? process.cwd()),
+    read: readTrusted,
+    ...(baseRead && base && 'sha' in base ? { base: { read: baseRead, label: base.label } } : {}),
   });
 }
 
@@ -315,6 +336,8 @@ async function audit(
   if (clientRules.check) options.clientRules = clientRules.check;
   if (connect) options.connect = connect;
   if (clientRules.clients) options.clients = clientRules.clients;
+  const justifications = await actionJustifications(context, settings, baseRead);
+  if (justifications) options.justifications = justifications;
   const { report, settled, classList } = await runAudit(settings, options);
   // The JSON report is rendered while the servers exit; like everything this step writes, it is
   // written once they are gone, so that a server that lingers cannot replace it.

@@ -23,6 +23,8 @@ import { render } from '../report/render.js';
 import { sarifOutput } from './sarif-output.js';
 import { HELP, quickAnswer, type CliResult } from './help.js';
 import { clientRulesInput, clientsInput } from '../config/client-settings.js';
+import { justificationsInput } from '../config/justifications-file.js';
+import type { BaseRead } from '../config/base.js';
 import { parseCommandLine, usageError, type CommandLine } from './args.js';
 
 /** A command line of list, check or update. */
@@ -100,7 +102,12 @@ async function settingsOf(line: AuditLine, overrides: Overrides, notes: string[]
   return { config, settings };
 }
 
-type Checked = { base?: BaseText; warning?: string; findings?: Finding[] };
+type Checked = {
+  base?: BaseText;
+  warning?: string;
+  findings?: Finding[];
+  justifications?: BaseRead['justifications'];
+};
 
 /**
  * The base to compare with: --base's file, or the base state at --base-ref (the plan's, as in
@@ -134,13 +141,16 @@ async function baseOf(
     configPath: baseConfigPath(line.values.config),
     config: run.config,
     classList: run.settings.classList,
+    ...(run.settings.policies.includes('openai')
+      ? { justifications: run.settings.justifications.path }
+      : {}),
   });
 }
 
 /** What the audit is asked to do beyond the settings: the mode, the base, the client rules. */
 async function auditOptionsOf(
   line: AuditLine,
-  run: { config: ConfigRead; overrides: Overrides },
+  run: { config: ConfigRead; overrides: Overrides; settings: Settings },
   checked: Checked,
 ): Promise<AuditOptions> {
   const { mode, values } = line;
@@ -158,6 +168,12 @@ async function auditOptionsOf(
       root: await repositoryRoot(),
     });
     if (clients) options.clients = clients;
+    const ref = values.baseRef;
+    const justifications = await justificationsInput(run.settings, {
+      root: await repositoryRoot(),
+      ...(ref !== undefined ? { base: { read: Promise.resolve(checked), label: ref } } : {}),
+    });
+    if (justifications) options.justifications = justifications;
   }
   if (checked.findings) options.baseFindings = checked.findings;
   return options;
@@ -176,6 +192,8 @@ export async function runCli(
   const line = parseCommandLine(argv);
   if (line.values.help) return { exitCode: 0, stdout: `${HELP[line.mode]}\n`, stderr: '' };
   if (line.mode === 'rules') return (await import('./rules-command.js')).runRules(line);
+  if (line.mode === 'justifications')
+    return (await import('./justifications-command.js')).runJustifications(line);
   const audit = line as AuditLine;
   checkArguments(audit);
   checkCombinations(audit);
@@ -183,7 +201,7 @@ export async function runCli(
   const notes = warningsOf(audit);
   const { config, settings } = await settingsOf(audit, overrides, notes);
   const checked = await baseOf(audit, { config, settings });
-  const options = await auditOptionsOf(audit, { config, overrides }, checked);
+  const options = await auditOptionsOf(audit, { config, overrides, settings }, checked);
   const { report, settled } = await runAudit(settings, connect ? { ...options, connect } : options);
   // As the action warns: once the audit has compared (if it failed first, nothing was).
   if (checked.warning) notes.push(`warning: ${checked.warning}`);

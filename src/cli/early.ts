@@ -10,7 +10,13 @@ import { startEarly } from '../server/early.js';
 export function prestartForCli(argv: string[]): void {
   try {
     const line = parseCommandLine(argv);
-    if (line.mode === 'rules' || line.values.help || line.values.url !== undefined) return;
+    if (
+      line.mode === 'rules' ||
+      line.mode === 'justifications' ||
+      line.values.help ||
+      line.values.url !== undefined
+    )
+      return;
     if (!line.server.length) return;
     startEarly(directSpawn(line.server, line.values));
   } catch {

@@ -88,6 +88,10 @@ it is refused before any server starts.`,
 class list maps to, one rule per tool by full name (mcp__<server>__<tool>), sorted. Default
 mapping: read -> allow, edit -> ask, delete -> deny; clientRules in the config file changes it
 per class, per reach and per tool. The live server is never asked: rules come from the list.`,
+  justifications: `Prints (or --write) OpenAI's tool-hint-justifications.json for the reviewed class list: per
+tool, readOnlyHint, openWorldHint and destructiveHint as recorded (null where a hint is not
+declared: it blocks a submission), and a TODO placeholder for each justification, which a person
+writes. The live server is never asked. check reports the file against the tools (openai policy).`,
 };
 
 const SERVER_USAGE = '[options] -- <command> [args...]';
@@ -104,12 +108,14 @@ Usage:
     .filter((row) => row.flag.group === 'own' && row.flag.commands.includes('rules'))
     .map((row) => `[${label(row, 'rules')}]`)
     .join(' ')}
+  mcp-annotation-auditor justifications [--write FILE] [--server NAME]
 
 Commands:
   list     list the server's tools with their hints, class (read/edit/delete) and reach
   check    check annotations against directory policies and the committed class list
   update   write the class list from the live server (commit it to accept a change)
   rules    print (or --write) the Claude Code permissions the class list maps to
+  justifications  print (or --write) OpenAI's hint justifications file from the class list
 
 Run mcp-annotation-auditor <command> --help for its options.
 Exit codes: 0 passed, 1 findings at or above --fail-on, 2 the audit could not run.`,
@@ -117,6 +123,7 @@ Exit codes: 0 passed, 1 findings at or above --fail-on, 2 the audit could not ru
   check: `Usage: mcp-annotation-auditor check ${SERVER_USAGE}\n\n${ABOUT.check}\n\n${auditOptions('check')}`,
   update: `Usage: mcp-annotation-auditor update ${SERVER_USAGE}\n\n${ABOUT.update}\n\n${auditOptions('update')}`,
   rules: `Usage: mcp-annotation-auditor rules [options]\n\n${ABOUT.rules}\n\nRules options:\n${entries('rules').join('\n')}`,
+  justifications: `Usage: mcp-annotation-auditor justifications [options]\n\n${ABOUT.justifications}\n\nJustifications options:\n${entries('justifications').join('\n')}`,
 };
 
 /** The answer to a call that only asks for help or the version; undefined for real work. */

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { usableBase, type BaseText } from '../core/classlist.js';
 import { hasServers, readConfigFile, withProjectServers, type ConfigFile } from './file.js';
-import { DEFAULT_CLASS_LIST, MCP_JSON } from './defaults.js';
+import { DEFAULT_CLASS_LIST, DEFAULT_JUSTIFICATIONS, MCP_JSON } from './defaults.js';
 import { AuditError, describeError } from '../errors.js';
 import { terminalSafe } from '../escape.js';
 import type { Finding } from '../core/findings.js';
@@ -21,6 +21,8 @@ export interface BaseSource {
   projectServers?: boolean;
   /** The class list's path now. */
   headClassList: string;
+  /** The hint justifications file's path now, when the run checks it (the openai policy). */
+  headJustifications?: string;
 }
 
 export interface BaseRead {
@@ -32,6 +34,23 @@ export interface BaseRead {
   warning?: string;
   /** Findings about the run: config-relaxed, class-list-moved. */
   findings: Finding[];
+  /** The base's hint justifications file (asked for with headJustifications): null, none. */
+  justifications?: { path: string; text: string | null };
+}
+
+/**
+ * The base's hint justifications file: at the path the base's config names (or the default),
+ * else at today's path. Its text, or null when the base has none at either.
+ */
+async function baseJustifications(
+  read: BaseSource['read'],
+  config: ConfigFile | undefined,
+  head: string,
+): Promise<{ path: string; text: string | null }> {
+  const named = config?.justifications ?? DEFAULT_JUSTIFICATIONS;
+  const text = await read(named);
+  if (text !== null || resolve(named) === resolve(head)) return { path: named, text };
+  return { path: head, text: await read(head) };
 }
 
 /**
@@ -119,9 +138,14 @@ export async function readBaseState(source: BaseSource): Promise<BaseRead> {
   const where = `${found?.path ?? headClassList} at ${label}`;
   const checked = await usableBase<BaseText>({ text, label, file: where }, where);
   const warning = [...warnings, ...(checked.warning ? [checked.warning] : [])].join(' ');
+  const justifications =
+    source.headJustifications !== undefined
+      ? await baseJustifications(read, baseConfig, source.headJustifications)
+      : undefined;
   return {
     ...(baseConfig ? { config: baseConfig } : {}),
     ...(checked.base ? { base: checked.base } : {}),
+    ...(justifications ? { justifications } : {}),
     ...(warning ? { warning } : {}),
     findings,
   };

@@ -4,6 +4,8 @@
  */
 export const DEFAULT_CONFIG = '.github/mcp-annotation-auditor.yml';
 export const DEFAULT_CLASS_LIST = 'mcp-tool-classes.json';
+/** OpenAI's hint justifications file (the Apps SDK's name for it). */
+export const DEFAULT_JUSTIFICATIONS = 'tool-hint-justifications.json';
 /** The project's MCP client config (Claude Code's), read when nothing else says what to audit. */
 export const MCP_JSON = '.mcp.json';
 // Claude Code's settings files are its model's (clients/claude-code/); kept here for the readers.

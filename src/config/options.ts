@@ -1,6 +1,12 @@
 import { ERA_SETTINGS } from '../core/era-names.js';
 import { FAIL_ON_LEVELS } from '../core/rules/rule.js';
-import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG, DEFAULT_SETTINGS, POLICIES } from './defaults.js';
+import {
+  DEFAULT_CLASS_LIST,
+  DEFAULT_CONFIG,
+  DEFAULT_JUSTIFICATIONS,
+  DEFAULT_SETTINGS,
+  POLICIES,
+} from './defaults.js';
 import {
   choice,
   commandLine,
@@ -25,7 +31,7 @@ import {
  */
 
 /** The commands of the command line. */
-export const COMMANDS = ['list', 'check', 'update', 'rules'] as const;
+export const COMMANDS = ['list', 'check', 'update', 'rules', 'justifications'] as const;
 export type Command = (typeof COMMANDS)[number];
 /** The commands that audit a server (the others read files only). */
 const AUDITS = ['list', 'check', 'update'] as const;
@@ -224,9 +230,14 @@ export const OPTIONS = {
     flag: {
       name: 'server',
       value: 'NAME',
-      commands: AUDITS,
+      commands: [...AUDITS, 'justifications'],
       group: 'common',
       doc: 'audit only this server of the config file (repeatable)',
+      per: {
+        justifications: {
+          doc: "the class list's server whose tools the file justifies (needed when two servers record one tool name)",
+        },
+      },
     },
     input: {
       name: 'servers',
@@ -445,6 +456,27 @@ export const OPTIONS = {
       list: 'lines-or-commas',
     },
   },
+  justifications: {
+    kind: text,
+    setting: true,
+    configKey: 'justifications',
+    flag: {
+      name: 'justifications',
+      value: 'FILE',
+      commands: ['check'],
+      ignoredBy: {
+        list: 'list judges no hint justifications',
+        update:
+          'update writes the class list; justifications --write writes the justifications file',
+      },
+      group: 'own',
+      doc: `OpenAI's hint justifications file to check with the openai policy (default ${DEFAULT_JUSTIFICATIONS} when it exists)`,
+    },
+    input: {
+      name: 'justifications',
+      doc: `OpenAI's hint justifications file (tool-hint-justifications.json), checked against the tools when the openai policy is on. Default - justifications from the config file, else ${DEFAULT_JUSTIFICATIONS} when it exists.`,
+    },
+  },
   base: {
     kind: text,
     flag: {
@@ -510,9 +542,14 @@ export const OPTIONS = {
     kind: choice(['json', 'text']),
     flag: {
       name: 'format',
-      commands: ['rules'],
+      commands: ['rules', 'justifications'],
       group: 'own',
       doc: 'json (default): the settings object; text: a table',
+      per: {
+        justifications: {
+          doc: 'json (default): the file as it would be written; text: what changes',
+        },
+      },
     },
   },
   clients: {
@@ -532,8 +569,13 @@ export const OPTIONS = {
     flag: {
       name: 'write',
       value: 'FILE',
-      commands: ['rules'],
+      commands: ['rules', 'justifications'],
       group: 'own',
+      per: {
+        justifications: {
+          doc: "create or update OpenAI's hint justifications file (tool-hint-justifications.json) from the class list: the three hints as recorded, each justification a person has to write left as a TODO placeholder; every justification already written is kept byte for byte, save one whose hint changed, which is marked to rewrite with its text kept in the mark. Only inside the repository; a file that does not parse is never overwritten. A second run changes nothing.",
+        },
+      },
       doc: 'merge into a settings file (e.g. .claude/settings.json): only the mcp__ rules of the class list\'s servers are replaced; every other key, rule and byte stays. Every rule it removes or moves is listed, with why. Written atomically, only inside the repository; a file that does not parse, or holds "permissions" (or one of its lists) twice, is never overwritten. A second run changes nothing.',
     },
   },

@@ -109,6 +109,8 @@ export async function readBasePlan(options: {
   configPath: string;
   config: ConfigRead;
   classList: string;
+  /** The hint justifications file's path, when the run checks it: the base's is read too. */
+  justifications?: string;
   /** Fetch a commit the clone does not hold (the action, from origin). */
   fetch?: boolean;
   /** Where there is no repository: the folder repository paths are taken from. */
@@ -159,6 +161,7 @@ export async function readBasePlan(options: {
     headConfig: options.config.file,
     projectServers: !options.config.direct,
     headClassList: options.classList,
+    ...(options.justifications !== undefined ? { headJustifications: options.justifications } : {}),
   });
 }
 

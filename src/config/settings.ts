@@ -5,7 +5,13 @@
 // action/ or cli/ (scripts/layers.mjs).
 import { availableParallelism } from 'node:os';
 import { normalizeServerName } from '../core/classlist.js';
-import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG, MCP_JSON, type Policy } from './defaults.js';
+import {
+  DEFAULT_CLASS_LIST,
+  DEFAULT_CONFIG,
+  DEFAULT_JUSTIFICATIONS,
+  MCP_JSON,
+  type Policy,
+} from './defaults.js';
 import { AuditError } from '../errors.js';
 import { DEFAULT_LIMITS, type ListLimits, type ServerTarget } from '../server/listing.js';
 import type { EraSetting } from '../core/eras.js';
@@ -42,6 +48,8 @@ export type { ServerSettings };
 export interface Settings {
   servers: ServerSettings[];
   classList: string;
+  /** OpenAI's hint justifications file; `named` when an option or the config names it. */
+  justifications: { path: string; named: boolean };
   policies: Policy[];
   failOn: FailOn;
   severities: Partial<Record<RuleId, Severity | 'off'>>;
@@ -243,6 +251,17 @@ function classListOf(file: ConfigFile | undefined, filePath: string, flags: Over
   return classList;
 }
 
+/** The hint justifications file: the option's, else the config's, else the default path. */
+function justificationsOf(
+  file: ConfigFile | undefined,
+  flags: Overrides,
+): Settings['justifications'] {
+  const named = flags.justifications ?? file?.justifications;
+  return named !== undefined && named.trim()
+    ? { path: named, named: true }
+    : { path: DEFAULT_JUSTIFICATIONS, named: false };
+}
+
 /** The listing's bounds: flags, else the file's (both in seconds), else the defaults. */
 function limitsOf(file: ConfigFile | undefined, flags: Overrides): ListLimits {
   const ms = (seconds: number | undefined, fallback: number) =>
@@ -284,6 +303,7 @@ export function resolveSettings(
     servers,
     partial: Boolean(flags.only?.length),
     classList: classListOf(file, filePath, flags),
+    justifications: justificationsOf(file, flags),
     // Once each: a profile named twice (--policy openai,openai) would report each finding twice.
     policies: [...new Set(flags.policies ?? file?.policies ?? DEFAULT_POLICIES)],
     failOn: flags.failOn ?? file?.failOn ?? 'error',

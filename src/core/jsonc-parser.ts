@@ -5,6 +5,7 @@
 export {
   applyEdits,
   findNodeAtLocation,
+  modify,
   parseTree,
   printParseErrorCode,
   stripComments,

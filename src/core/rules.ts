@@ -17,6 +17,10 @@ import toolRenamed from './rules/tool-renamed.js';
 import policyClaude from './rules/policy-claude.js';
 import policyOpenai from './rules/policy-openai.js';
 import policyExplicit from './rules/policy-explicit.js';
+import justificationMissing from './rules/justification-missing.js';
+import justificationStale from './rules/justification-stale.js';
+import justificationPlaceholder from './rules/justification-placeholder.js';
+import justificationOrphaned from './rules/justification-orphaned.js';
 import toolName from './rules/tool-name.js';
 import malformedTool from './rules/malformed-tool.js';
 import duplicateTool from './rules/duplicate-tool.js';
@@ -70,6 +74,10 @@ const RULE_LIST = [
   policyClaude,
   policyOpenai,
   policyExplicit,
+  justificationStale,
+  justificationMissing,
+  justificationPlaceholder,
+  justificationOrphaned,
   toolName,
   malformedTool,
   duplicateTool,

@@ -12,6 +12,7 @@ import { ruleNotes, type RuleNotesContext } from '../clients/claude-code/rule-no
 import { fixesMarkdown } from './markdown.js';
 import { modelTextSection } from './model-text.js';
 import { clientChangeLines } from './client-changes.js';
+import { staleJustificationLines } from './justifications.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; we stay well below. */
 export const COMMENT_LIMIT = 65_536;
@@ -127,6 +128,13 @@ export function renderComment(report: ServerReport, context: CommentContext): st
   };
   if (report.changes.length)
     add('#### Class changes', changesTable(report.changes), 'changes', 0.4);
+  // Beside the class changes that made them false: which submitted justification to rewrite.
+  const stale = staleJustificationLines(findings, report.changes);
+  if (stale.length) {
+    const title = '#### OpenAI hint justifications now false: rewrite them';
+    sections.push(title, '', ...stale, '');
+    budget -= stale.join('\n').length + title.length + 4;
+  }
   const modelText = modelTextSection(
     report.changes,
     '#### What the model reads: description and schema changes',

@@ -7,6 +7,7 @@ import type { ClassifiedTool, Reach, ToolClass } from '../classify.js';
 import type { FindingOf, Severity } from '../finding-types.js';
 import type { MalformedTool } from '../tools.js';
 import type { Policy } from '../policy-names.js';
+import type { DeclaredHint, JustificationEntry, JustifiedHint } from '../justifications.js';
 
 export {
   FAIL_ON_LEVELS,
@@ -89,6 +90,26 @@ export interface RunContext {
   renamedServer?: { from: string; name: string; unnamed: boolean };
   /** Tools gone from a server whose start configuration the PR changed: start-removed. */
   startRemoved?: { tool: string; class: ToolClass; reach: Reach }[];
+  /** OpenAI's hint justifications against the live tools: the justification-* rules. */
+  justifications?: JustificationsFacts;
+}
+
+/** The justifications file, as the PR has it, beside the live tools and the base's file. */
+export interface JustificationsFacts {
+  /** The file's path. */
+  file: string;
+  /** Each audited tool: its hints now, its entry in the file and in the base commit's file. */
+  tools: {
+    tool: string;
+    server: string;
+    live: Record<JustifiedHint, DeclaredHint>;
+    entry?: JustificationEntry;
+    base?: JustificationEntry;
+  }[];
+  /** Entries of the file that no audited tool answers to. */
+  orphaned: string[];
+  /** No file: the config names it, or the base commit (`deletedAt`, its label) has one. */
+  absent?: { deletedAt?: string };
 }
 
 /**
