@@ -1,0 +1,19 @@
+import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
+import{$ as L,Ca as F,Ea as O,Fa as _,V as p,W as w,X as j,Y as g,Z as $,aa as S,ba as T,ca as P,la as E,na as N,sa as M,va as v,xa as A}from"./chunk-L37LSEQV.js";import{M as c,b as d,l as R,m as x,w as f}from"./chunk-EA2RMY2F.js";function b(e){return(e?.length?[...new Set(e)]:["claude-code"]).map(o=>{let i=_(o);if(!i)throw new f(`Unknown client "${c(o,60)}".`,`rules --client takes ${O.map(r=>r.id).join(", ")}.`);return i})}async function D(e,t,o,i){let r=await g(),s=`${e.label}'s file`;await p(t,r,s);let l=await j(t,r,s,{maxBytes:M}),n=e.writeRules(l,o,i.classes,t),a=n!==l;return a&&await w(t,n,r,s),{client:e.id,file:t,written:a,notes:e.notes??[]}}var B=e=>e.replace(/\n$/,"").split(`
+`).map(t=>`${c(t,1e5)}
+`).join("");function G(e,t,o){let i=t.notes.map(s=>`  Note: ${c(s,600)}
+`).join(""),r=c(t.file,200);return t.text!==void 0?`# ${e.label}: ${r}
+${B(t.text)}${i}`:`${t.written?"Wrote":"Unchanged:"} ${r} (${e.label}: the rules of ${o} tool${o===1?"":"s"}; everything else kept).
+${i}`}async function I(e,t,o,i){if(i.write!==void 0&&e.length>1)throw new f(`--write ${c(i.write,200)} names one file, and rules was asked for ${e.length} clients (${e.map(n=>n.id).join(", ")}).`,`Give one --client with --write, once per client: ${e.map(n=>`${d} rules --client ${n.id} --write ${n.rulesFile}`).join("; ")}.`);let r=[...t.tools].map(([n,a])=>A(n,a,o)),s=[];for(let n of e)await n.load?.(),s.push(i.write!==void 0?await D(n,i.write,r,o):{client:n.id,file:n.rulesFile,text:n.writeRules(void 0,r,o.classes),notes:n.notes??[]});return{exitCode:0,stdout:i.format==="text"?s.map((n,a)=>G(e[a],n,r.length)).join(`
+`):`${JSON.stringify({clients:s},null,2)}
+`,stderr:""}}function J(e){return new f(e,`Run ${d} rules --help for usage.`)}async function X(e){let t=await E(e);if(!t)throw new f(`There is no class list at ${e}.`,`Client rules come from the reviewed class list, never from live hints alone: run ${d} update, review and commit the file, then run rules.`);return t.list}function k(e,t){let o=[];for(let s of $)for(let l of t[s]){let n=e.tools.get(l);o.push([s,c(l,200),n?.class??"",n?.reach??""])}if(!o.length)return`The class list records no tools: no rules.
+`;let i=[0,1,2].map(s=>Math.max(...o.map(l=>l[s].length))),r=s=>s.map((l,n)=>n<3?l.padEnd(i[n]):l).join("  ").trimEnd();return`${[r(["rule","tool","class","reach"]),...o.map(r)].join(`
+`)}
+`}function W(e,t){if(!t.length)return"";let o=t.map(r=>`  permissions.${r.list} line ${r.line}: ${c(r.rule,200)} (${c(r.why,300)})`),i=t.length;return`${i===1?"This rule":`These ${i} rules`} of ${c(e,200)} ${i===1?"is":"are"} removed or replaced (the class list's rules replace every rule of its servers):
+${o.join(`
+`)}
+`}async function q(e,t,o,i,r){let s=await g(),l="the settings file";await p(e,s,l);let n=await N(e),a=P(n,i,r),m=a.text!==n?.text;m&&await w(e,a.text,s,l);let u=$.reduce((h,U)=>h+i[U].length,0),C=[...r].sort().map(h=>c(h,100)),y=W(e,a.removed);return{exitCode:0,stdout:t==="text"?`${k(o,i)}
+${y}${m?"Wrote":"Unchanged:"} ${c(e,200)} (${u} rule${u===1?"":"s"} for ${C.length===1?"server":"servers"} ${C.join(", ")||"(none)"}; every other key and rule kept).
+`:`${JSON.stringify({written:m,file:e,permissions:i,removed:a.removed},null,2)}
+`,stderr:t==="text"?"":y}}async function fe({values:e,positionals:t,dashdash:o}){if(t.length||o)throw J(`Unexpected argument "${t[0]??"--"}": rules reads the class list and starts no server.`);let i=e.rulesFormat??"json",r=e.config??R,s=await F(r,e.config!==void 0),l=L(s?.clientRules,r),n=e.classList??s?.classList??x,a=await X(n),m=b(e.clients??s?.clients);if(m.length!==1||m[0]?.id!==v.id)return I(m,a,l,{format:i,...e.write!==void 0?{write:e.write}:{}});let u=S(a,l);return e.write!==void 0?q(e.write,i,a,u,T(a)):{exitCode:0,stdout:i==="text"?k(a,u):`${JSON.stringify({permissions:u},null,2)}
+`,stderr:""}}export{X as a,fe as b};
