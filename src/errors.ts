@@ -35,3 +35,14 @@ export function describeError(error: unknown): string {
   }
   return `The audit failed unexpectedly: ${getErrorMessage(error)}. This is a bug in mcp-annotation-auditor; please report it with this message.`;
 }
+
+/**
+ * `promise`, marked as handled: work started now and awaited later (the base read while the
+ * server boots) reports its failure where it is awaited, and never ends the process as an
+ * unhandled rejection because it failed before anyone awaited it. Every promise derived from it
+ * (`.then`) is a new promise that needs the same.
+ */
+export function awaitedLater<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}

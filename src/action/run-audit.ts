@@ -14,7 +14,7 @@ import {
   type ApiAnswer,
 } from '../config/plan.js';
 import { secretsOfServers, type Settings } from '../config/settings.js';
-import { AuditError, getErrorMessage } from '../errors.js';
+import { AuditError, awaitedLater, getErrorMessage } from '../errors.js';
 import { terminalSafe } from '../escape.js';
 import { mergeSecrets } from '../redact.js';
 import type { CommentTarget } from './comments.js';
@@ -256,17 +256,14 @@ function auditOptions(
     inputs.mode === 'check' && base && 'sha' in base
       ? readBaseAt(context, settings, base)
       : undefined;
+  // Each awaited through the audit, once the server has listed: a failure before that (a base
+  // commit the clone lacks fails at once) is the audit's error, not an unhandled rejection.
   if (baseRead) {
-    options.base = baseRead.then((read) => read.base);
-    options.baseFindings = baseRead.then((read) => read.findings);
-    // Awaited through the audit; until then a failure must not count as unhandled.
-    baseRead.catch(() => undefined);
+    void awaitedLater(baseRead);
+    options.base = awaitedLater(baseRead.then((read) => read.base));
+    options.baseFindings = awaitedLater(baseRead.then((read) => read.findings));
   }
-  if (pull) {
-    const approved = approvedBy(context, settings, pull, baseRead);
-    approved.catch(() => undefined);
-    options.approved = approved;
-  }
+  if (pull) options.approved = awaitedLater(approvedBy(context, settings, pull, baseRead));
   return { options, ...(baseRead ? { baseRead } : {}) };
 }
 
