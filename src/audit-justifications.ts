@@ -5,6 +5,7 @@ import {
   declaredOf,
   parseJustifications,
   type DeclaredHint,
+  type JustificationEntry,
   type Justifications,
   type JustificationsInput,
   type JustifiedHint,
@@ -20,7 +21,8 @@ export type { JustificationsInput };
  * The audit's justifications step (audit.ts): OpenAI's hint justifications file, as the PR has
  * it, beside the live tools and the base commit's file, for the justification rules. The file is
  * PR code: its hints are compared with the server's, never trusted to say what the server
- * declares, and one the base had is not dropped from the check by deleting it.
+ * declares, and one the base had is not dropped from the check by deleting it, or an entry of
+ * it (justification-removed): the base's file is read at the path the base's config names.
  */
 
 /** A base file that does not parse compares as none: the PR may be the one that repairs it. */
@@ -31,6 +33,23 @@ function parsedBase(text: string | null, file: string): Justifications | undefin
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The base file's entry of a live tool: under its name, else, for a tool this change renamed,
+ * under the name it had (`baseName`), so that a rename does not drop the reviewed entry either.
+ */
+function baseEntry(
+  baseFile: Justifications | undefined,
+  tool: string,
+  changes: ServerReport['changes'],
+): { before?: JustificationEntry; baseName?: string } {
+  const own = baseFile?.get(tool);
+  if (own || !baseFile) return own ? { before: own } : {};
+  const renamed = changes.find((c) => c.kind === 'renamed' && c.tool === tool);
+  const from = renamed?.before?.tool;
+  const before = from !== undefined ? baseFile.get(from) : undefined;
+  return before && from !== undefined ? { before, baseName: from } : {};
 }
 
 /**
@@ -59,13 +78,14 @@ export async function applyJustifications(
       const live = {} as Record<JustifiedHint, DeclaredHint>;
       for (const [hint] of JUSTIFIED) live[hint] = declaredOf(recordedHint(tool.hints[hint]));
       const entry = entries.get(tool.name);
-      const before = baseFile?.get(tool.name);
+      const { before, baseName } = baseEntry(baseFile, tool.name, server.changes);
       facts.tools.push({
         tool: tool.name,
         server: server.server,
         live,
         ...(entry ? { entry } : {}),
         ...(before ? { base: before } : {}),
+        ...(baseName !== undefined ? { baseName } : {}),
       });
     }
   facts.orphaned = [...entries.keys()].filter((tool) => !seen.has(tool));

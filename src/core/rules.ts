@@ -18,6 +18,7 @@ import policyClaude from './rules/policy-claude.js';
 import policyOpenai from './rules/policy-openai.js';
 import policyExplicit from './rules/policy-explicit.js';
 import justificationMissing from './rules/justification-missing.js';
+import justificationRemoved from './rules/justification-removed.js';
 import justificationStale from './rules/justification-stale.js';
 import justificationPlaceholder from './rules/justification-placeholder.js';
 import justificationOrphaned from './rules/justification-orphaned.js';
@@ -75,6 +76,7 @@ const RULE_LIST = [
   policyOpenai,
   policyExplicit,
   justificationStale,
+  justificationRemoved,
   justificationMissing,
   justificationPlaceholder,
   justificationOrphaned,

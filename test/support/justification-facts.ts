@@ -29,7 +29,12 @@ export function entry(
 /** The run context of one live tool `list_notes` of server `notes`, with its entries. */
 export function facts(
   live: Hints,
-  given: { entry?: JustificationEntry; base?: JustificationEntry; orphaned?: string[] } = {},
+  given: {
+    entry?: JustificationEntry;
+    base?: JustificationEntry;
+    baseName?: string;
+    orphaned?: string[];
+  } = {},
   more: Partial<JustificationsFacts> = {},
 ): { run: RunContext } {
   const tool = {
@@ -38,6 +43,7 @@ export function facts(
     live: hints(live),
     ...(given.entry ? { entry: given.entry } : {}),
     ...(given.base ? { base: given.base } : {}),
+    ...(given.baseName !== undefined ? { baseName: given.baseName } : {}),
   };
   return {
     run: {

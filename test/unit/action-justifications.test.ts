@@ -1,11 +1,11 @@
 // OpenAI's hint justifications in a PR, through the action in this process (servers in memory,
 // the GitHub API faked): the file as the PR has it against the live server and the base's file.
-import { unlink } from 'node:fs/promises';
+import { mkdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TOKEN } from '../support/action.js';
-import { prWorkspace, quote, runIn } from '../support/action-in-memory.js';
-import { notesSpec, withAnnotations } from '../support/cli.js';
+import { ACTION_CONFIG, prWorkspace, quote, reportOf, runIn } from '../support/action-in-memory.js';
+import { notesSpec, tempDir, withAnnotations } from '../support/cli.js';
 import { DEFAULT_BASE_SHA, startGitHubApi, type FakeGitHub } from '../support/github-api.js';
 import { JUSTIFICATIONS, NOTES_HINTS, justificationsText } from '../support/justifications-file.js';
 
@@ -66,12 +66,83 @@ describe('a PR beside a justifications file (action, in process)', () => {
     expect(body).not.toContain('`justification-');
   });
 
-  it('the PR deletes the file the base has: justification-missing says so', async () => {
+  it('the PR deletes the file the base has: justification-removed, an error', async () => {
     const pr = await flipped(undefined);
     await unlink(join(pr.dir, JUSTIFICATIONS)).catch(() => undefined);
-    await runIn(api, pr.dir, { command: quote(pr.head) });
+    const run = await runIn(api, pr.dir, { command: quote(pr.head) });
+    expect(run.code).toBe(1);
     const body = api.commentsOn(1)[0]?.body ?? '';
-    expect(body).toContain('`justification-missing`');
+    expect(body).toContain('`justification-removed`');
     expect(body).toContain('is at the base commit');
+    expect(body).not.toContain('`justification-missing`');
+  });
+
+  it("the PR drops the flipped tool's entry: justification-removed, an error", async () => {
+    const rest = Object.fromEntries(
+      Object.entries(NOTES_HINTS).filter(([t]) => t !== 'list_notes'),
+    );
+    const pr = await flipped(justificationsText(rest));
+    const run = await runIn(api, pr.dir, { command: quote(pr.head) });
+    expect(run.code).toBe(1);
+    const report = await reportOf(run.outputs.report);
+    expect(report.findings.filter((f) => f.rule.startsWith('justification-'))).toMatchObject([
+      { rule: 'justification-removed', tool: 'list_notes', severity: 'error' },
+    ]);
+  });
+
+  it('a tool renamed, its entry left under the old name: justification-removed', async () => {
+    const spec = await notesSpec();
+    const head = {
+      ...spec,
+      tools: spec.tools.map((t) =>
+        t.name === 'list_notes' ? { ...t, name: 'list_all_notes' } : t,
+      ),
+    };
+    const pr = await prWorkspace(api, {
+      base: spec,
+      head,
+      files: { [JUSTIFICATIONS]: justificationsText() },
+    });
+    api.setFile(DEFAULT_BASE_SHA, JUSTIFICATIONS, justificationsText());
+    const run = await runIn(api, pr.dir, { command: quote(pr.head) });
+    expect(run.code).toBe(1);
+    const report = await reportOf(run.outputs.report);
+    expect(
+      report.findings
+        .filter((f) => f.rule.startsWith('justification-'))
+        .map((f) => `${f.rule} ${f.tool}`)
+        .sort(),
+    ).toEqual(['justification-orphaned list_notes', 'justification-removed list_all_notes']);
+  });
+
+  it("the PR's config names another path, where the file has no entries: removed, and config-relaxed", async () => {
+    const pr = await flipped(undefined);
+    await unlink(join(pr.dir, JUSTIFICATIONS)).catch(() => undefined);
+    await mkdir(join(pr.dir, '.github'), { recursive: true });
+    await writeFile(join(pr.dir, ACTION_CONFIG), JSON.stringify({ justifications: 'other.json' }));
+    await writeFile(join(pr.dir, 'other.json'), '{"schema_version": 1, "tools": {}}');
+    api.setFile(DEFAULT_BASE_SHA, ACTION_CONFIG, JSON.stringify({}));
+    const run = await runIn(api, pr.dir, { command: quote(pr.head) });
+    expect(run.code).toBe(1);
+    const rules = (await reportOf(run.outputs.report)).findings.map((f) => f.rule);
+    expect(rules.filter((r) => r === 'justification-removed')).toHaveLength(3);
+    expect(rules).toContain('config-relaxed');
+  });
+
+  it('the file made a link out of the repository, or text that does not parse: the run fails', async () => {
+    const outside = await tempDir();
+    await writeFile(join(outside, 'j.json'), justificationsText());
+    const linked = await flipped(undefined);
+    await unlink(join(linked.dir, JUSTIFICATIONS)).catch(() => undefined);
+    await symlink(join(outside, 'j.json'), join(linked.dir, JUSTIFICATIONS));
+    const viaLink = await runIn(api, linked.dir, { command: quote(linked.head) });
+    expect(viaLink.code).toBe(1);
+    expect(viaLink.outputs.result).not.toBe('passed');
+    expect(viaLink.stdout).toContain('Refusing to read the hint justifications file');
+    const broken = await flipped('{"tools": {');
+    const unparsed = await runIn(api, broken.dir, { command: quote(broken.head) });
+    expect(unparsed.code).toBe(1);
+    expect(unparsed.outputs.result).not.toBe('passed');
+    expect(unparsed.stdout).toContain('is not valid JSON');
   });
 });

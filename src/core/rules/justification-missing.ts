@@ -8,7 +8,7 @@ export default defineRule({
   severity: 'warning',
   approvable: false,
   summary:
-    'openai policy: a tool has no entry in the hint justifications file, or the file is gone',
+    'openai policy: a tool has no entry in the hint justifications file, or the file the config names is not there',
   clears:
     '`justifications --write FILE` adds the entry (its justifications for a person to write), or a waiver',
   check: {
@@ -17,18 +17,19 @@ export default defineRule({
       if (!facts) return [];
       const file = terminalSafe(facts.file, 200);
       const fix = `Run justifications --write ${file}, write each justification it leaves as a placeholder, and commit the file.`;
+      // A file or an entry the base commit has is justification-removed's.
       if (facts.absent)
-        return [
-          raise(
-            undefined,
-            facts.absent.deletedAt !== undefined
-              ? `The hint justifications file ${file} is at ${terminalSafe(facts.absent.deletedAt, 100)} but not in this change: the justifications submitted to OpenAI are no longer checked against the tools.`
-              : `The config names the hint justifications file ${file}, but there is none.`,
-            { fix },
-          ),
-        ];
+        return facts.absent.deletedAt !== undefined
+          ? []
+          : [
+              raise(
+                undefined,
+                `The config names the hint justifications file ${file}, but there is none.`,
+                { fix },
+              ),
+            ];
       return facts.tools.flatMap((t) =>
-        t.entry
+        t.entry || t.base
           ? []
           : [
               raise(

@@ -105,6 +105,8 @@ export interface JustificationsFacts {
     live: Record<JustifiedHint, DeclaredHint>;
     entry?: JustificationEntry;
     base?: JustificationEntry;
+    /** The name the base's entry is under, when the tool was renamed in this change. */
+    baseName?: string;
   }[];
   /** Entries of the file that no audited tool answers to. */
   orphaned: string[];

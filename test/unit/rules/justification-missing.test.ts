@@ -21,17 +21,6 @@ ruleTable('justification-missing', {
       ],
     },
     {
-      name: 'the base has the file, the PR deletes it',
-      case: facts([true, false, false], {}, { tools: [], absent: { deletedAt: 'main' } }),
-      findings: [
-        {
-          message:
-            'The hint justifications file j.json is at main but not in this change: the justifications submitted to OpenAI are no longer checked against the tools.',
-          fix,
-        },
-      ],
-    },
-    {
       name: 'the config names a file that is not there',
       case: facts([true, false, false], {}, { tools: [], absent: {} }),
       findings: [
@@ -45,5 +34,13 @@ ruleTable('justification-missing', {
       case: facts([true, false, false], { entry: entry([true, false, false]) }),
     },
     { name: 'no justifications file checked', case: { run: {} } },
+    {
+      name: 'the base has the file, the PR deletes it (justification-removed)',
+      case: facts([true, false, false], {}, { tools: [], absent: { deletedAt: 'main' } }),
+    },
+    {
+      name: 'the base has the entry, the PR drops it (justification-removed)',
+      case: facts([true, false, false], { base: entry([true, false, false]) }),
+    },
   ],
 });
