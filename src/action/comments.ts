@@ -14,7 +14,7 @@ import {
   type CommentContext,
 } from '../report/comment.js';
 import type { FailedRun } from '../report/json.js';
-import { codeBlock } from '../report/markdown.js';
+import { codeBlock } from '../report/code-block.js';
 import { GitHubError, type GitHubClient, type IssueComment, type RepoRef } from './github.js';
 import { appendSummary } from './summary.js';
 

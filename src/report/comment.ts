@@ -10,9 +10,9 @@ import type { FailOn } from '../core/rules.js';
 import { NPX_COMMAND } from '../version.js';
 import { ruleNotes, type RuleNotesContext } from '../clients/claude-code/rule-notes.js';
 import { fixesMarkdown } from './markdown.js';
-import { modelTextSection } from './model-text.js';
+import { MODEL_TEXT_TITLE, modelTextSection } from './model-text.js';
 import { clientChangeLines } from './client-changes.js';
-import { staleJustificationLines } from './justifications.js';
+import { STALE_TITLE, staleJustificationSection } from './justifications.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; we stay well below. */
 export const COMMENT_LIMIT = 65_536;
@@ -129,15 +129,12 @@ export function renderComment(report: ServerReport, context: CommentContext): st
   if (report.changes.length)
     add('#### Class changes', changesTable(report.changes), 'changes', 0.4);
   // Beside the class changes that made them false: which submitted justification to rewrite.
-  const stale = staleJustificationLines(findings, report.changes);
-  if (stale.length) {
-    const title = '#### OpenAI hint justifications now false: rewrite them';
-    sections.push(title, '', ...stale, '');
-    budget -= stale.join('\n').length + title.length + 4;
-  }
+  const stale = staleJustificationSection(findings, report.changes, `#### ${STALE_TITLE}`);
+  sections.push(...stale);
+  budget -= stale.join('\n').length;
   const modelText = modelTextSection(
     report.changes,
-    '#### What the model reads: description and schema changes',
+    `#### ${MODEL_TEXT_TITLE}`,
     Math.max(4_000, Math.floor(budget * 0.3)),
   );
   sections.push(...modelText);

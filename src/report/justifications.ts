@@ -11,6 +11,9 @@ import { codeSpanSafe } from '../escape.js';
  * escaped for a code span.
  */
 
+/** The heading of the stale justifications, in the comment and the job summary. */
+export const STALE_TITLE = 'OpenAI hint justifications now false: rewrite them';
+
 /** The most stale tools listed; the findings table has the rest. */
 const MAX_LINES = 50;
 
@@ -40,4 +43,14 @@ export function staleJustificationLines(findings: Finding[], changes: ToolChange
   if (stale.length > MAX_LINES)
     lines.push(`- …and ${stale.length - MAX_LINES} more (see the findings).`);
   return lines;
+}
+
+/** The stale justifications under `title` (the comment's heading, or the summary's), or nothing. */
+export function staleJustificationSection(
+  findings: Finding[],
+  changes: ToolChange[],
+  title: string,
+): string[] {
+  const lines = staleJustificationLines(findings, changes);
+  return lines.length ? [title, '', ...lines, ''] : [];
 }

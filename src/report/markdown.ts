@@ -14,8 +14,22 @@ import {
   type Table,
 } from './table.js';
 import { distinctFixes, runThis, unpinnedNote, verdictLine } from './text.js';
+import { codeBlock } from './code-block.js';
+import { STALE_TITLE, staleJustificationSection } from './justifications.js';
+import { MODEL_TEXT_TITLE, modelTextSection } from './model-text.js';
 
 /* The report as markdown: the CLI's --format markdown and the action's job summary. */
+
+/**
+ * A server's sections beside its changes, as the PR comment has them: the stale hint
+ * justifications, and what the model reads that changed (within `budget` characters).
+ */
+function beside(s: ServerReport, budget: number): string[] {
+  return [
+    ...staleJustificationSection(s.findings, s.changes, `**${STALE_TITLE}**`),
+    ...modelTextSection(s.changes, `**${MODEL_TEXT_TITLE}**`, budget),
+  ];
+}
 
 const NOTE_ROOM = 320;
 
@@ -78,13 +92,6 @@ function acceptMarkdown(report: Report): string[] {
   ];
 }
 
-/** A fenced code block whose fence is longer than any run of backticks in `text`. */
-export function codeBlock(text: string, lang = ''): string[] {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return [`${fence}${lang}`, text, fence];
-}
-
 /** Thrown inside {@link wholeWithin} as soon as the whole report passes its limit. */
 class OverLimit extends Error {}
 
@@ -112,6 +119,7 @@ function wholeWithin(report: Report, limit: number): string | undefined {
     for (const s of report.servers) {
       push(...serverHeading(s));
       if (s.changes.length) section('**Changes**', changesTable(s.changes));
+      push(...beside(s, Infinity));
       if (s.findings.length) section('**Findings**', findingsTable(s.findings));
       push(...fixesMarkdown(s.findings));
       if (s.tools.length) section('**Tools**', inventoryTable(s.tools));
@@ -169,6 +177,10 @@ export function renderMarkdown(report: Report, budget = Infinity): string {
     const keep = left - share;
     if (s.changes.length)
       out.push(...fitted('**Changes**', changesTable(s.changes), 'changes', share * 0.4));
+    // Characters, not bytes: at most four bytes each.
+    const more = beside(s, (share * 0.2) / 4);
+    out.push(...more);
+    left -= bytesOf(more);
     if (s.findings.length)
       out.push(
         ...fitted('**Findings**', findingsTable(s.findings), 'findings', (left - keep) * 0.6),

@@ -1,13 +1,16 @@
 import type { ToolChange } from '../core/diff.js';
 import { hintText } from '../core/text.js';
 import { codeSpanSafe, linesSafe } from '../escape.js';
-import { codeBlock } from './markdown.js';
+import { codeBlock } from './code-block.js';
 
 /*
  * What the model reads, changed: per tool, the old and the new description as a line diff and
  * the input schema's changed paths, with the same tool's hint moves beside them, so a hint change
  * and a description change of one PR are read together. For the PR comment and the job summary.
  */
+
+/** The section's heading, in the comment and the job summary. */
+export const MODEL_TEXT_TITLE = 'What the model reads: description and schema changes';
 
 /** Above this many cells of the line table, the diff is every old line then every new one. */
 const MAX_DIFF_CELLS = 250_000;

@@ -7,6 +7,7 @@ import { meetsThreshold, RULES } from '../core/rules.js';
 import { hintText, list, plural } from '../core/text.js';
 import { HINT_NAMES, type HintName } from '../core/tools.js';
 import { terminalSafe } from '../escape.js';
+import { lineDiff } from './model-text.js';
 import {
   allFindings,
   countsOf,
@@ -81,9 +82,31 @@ function changeLine(c: ToolChange): string {
         parts.push(
           `title ${terminalSafe(JSON.stringify(c.before?.title ?? ''), 40)} -> ${terminalSafe(JSON.stringify(c.after?.title ?? ''), 40)}`,
         );
+      const schema = c.inputSchemaChanged;
+      if (schema)
+        parts.push(
+          schema.paths?.length
+            ? `input schema changed at ${schema.paths.map((p) => terminalSafe(p, 80)).join(', ')}${schema.more ? ` and ${schema.more} more` : ''}`
+            : 'input schema changed',
+        );
+      if (c.descriptionChanged) parts.push('description changed (below)');
       return `~ ${name}: ${parts.join('; ') || 'unchanged'}`;
     }
   }
+}
+
+/** The most lines of a description's diff printed; the PR comment and the JSON report have it all. */
+const MAX_DIFF_LINES = 40;
+
+/** A change's description as the class list pins it (`-`) and as served now (`+`), indented. */
+function descriptionLines(c: ToolChange): string[] {
+  const description = c.descriptionChanged;
+  if (!description) return [];
+  const diff = lineDiff(description.before, description.after);
+  const lines = diff.slice(0, MAX_DIFF_LINES).map((l) => `    ${terminalSafe(l, 400)}`);
+  if (diff.length > MAX_DIFF_LINES)
+    lines.push(`    ...and ${diff.length - MAX_DIFF_LINES} more lines`);
+  return ['  description, as pinned (-) and as served now (+):', ...lines];
 }
 
 function findingLine(group: FindingGroup): string[] {
@@ -148,7 +171,12 @@ function serverText(s: ServerReport): string {
     }
     lines.push(table(rows), '');
   }
-  if (s.changes.length) lines.push('Changes:', ...s.changes.map(changeLine), '');
+  if (s.changes.length)
+    lines.push(
+      'Changes:',
+      ...s.changes.flatMap((c) => [changeLine(c), ...descriptionLines(c)]),
+      '',
+    );
   if (s.findings.length) {
     lines.push('Findings:', table(findingRows(s.findings)), ...fixLines(s.findings), '');
   }

@@ -114,6 +114,30 @@ describe('renderMarkdown with a budget', () => {
   });
 });
 
+describe('the stale hint justifications in the summary', () => {
+  // A tool name is the server's (PR code): it must not close the code span or mention anyone.
+  const name = 'list`**@org/team**<!--';
+  const stale = (): ServerReport => {
+    const s = server('notes', 2);
+    s.findings.push(
+      finding('justification-stale', name, 'j.json declares readOnlyHint: true.', {
+        hints: ['readOnlyHint'],
+      }),
+    );
+    return s;
+  };
+  const line = '- **`list **@org/team**<!--`**: rewrite `read_only_justification`.';
+
+  it('lists each beside the changes, the tool name in a code span, whole or cut to fit', () => {
+    const whole = renderMarkdown(report([stale()]));
+    expect(whole).toContain(`**OpenAI hint justifications now false: rewrite them**\n\n${line}\n`);
+    expect(whole.indexOf(line)).toBeLessThan(whole.indexOf('**Findings**'));
+    const cut = renderMarkdown(report([stale(), server('big', 5_000)]), BUDGET);
+    expect(cut).toMatch(/_…and \d+ more findings, left out/);
+    expect(cut).toContain(line);
+  });
+});
+
 describe('appendSummary', () => {
   let saved: string | undefined;
   let file: string;
