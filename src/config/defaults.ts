@@ -26,6 +26,10 @@ export const CLIENT_PROJECT_FILES: readonly string[] = [
   '.opencode/opencode.json',
   '.opencode/opencode.jsonc',
   '.qwen/settings.json',
+  '.vscode/mcp.json',
+  '.vscode/settings.json',
+  '.cursor/mcp.json',
+  '.cursor/permissions.json',
 ];
 
 // The policies' names are core/'s (what checks tools); kept here too for the config readers.

@@ -5,6 +5,7 @@
 export {
   applyEdits,
   findNodeAtLocation,
+  format,
   modify,
   parseTree,
   printParseErrorCode,

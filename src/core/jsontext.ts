@@ -222,3 +222,41 @@ export function lineIndent(text: string, offset: number): string {
   const start = text.lastIndexOf('\n', offset - 1) + 1;
   return /^[ \t]*/.exec(text.slice(start))?.[0] ?? '';
 }
+
+/** A value to set at a path of a JSON text (undefined takes the member out). */
+export interface JsonEdit {
+  path: (string | number)[];
+  value: unknown;
+}
+
+/**
+ * `text` with each edit applied in turn by jsonc-parser (loaded: see loadJsonText), laid out as
+ * the file is (its indent, its line ends). What an edit puts in is laid out alone, so a neighbour
+ * written on one line keeps its bytes; a removal lets jsonc-parser lay out the lines it joins.
+ */
+export function applyJsonEdits(text: string, edits: JsonEdit[]): string {
+  const unit = indentUnit(text);
+  const formattingOptions = {
+    insertSpaces: unit !== '\t',
+    tabSize: unit === '\t' ? 1 : unit.length,
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
+  };
+  let out = text;
+  for (const { path, value } of edits) {
+    if (value === undefined) {
+      out = jsonc().applyEdits(out, jsonc().modify(out, path, value, { formattingOptions }));
+      continue;
+    }
+    for (const raw of jsonc()
+      .modify(out, path, value, {})
+      .sort((a, b) => b.offset - a.offset)) {
+      const next = out.slice(0, raw.offset) + raw.content + out.slice(raw.offset + raw.length);
+      const [from, to] = [raw.offset, raw.offset + raw.content.length];
+      const layout = jsonc()
+        .format(next, { offset: from, length: to - from }, formattingOptions)
+        .filter((f) => f.offset >= from && f.offset + f.length <= to);
+      out = jsonc().applyEdits(next, layout);
+    }
+  }
+  return out;
+}

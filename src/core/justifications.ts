@@ -3,7 +3,7 @@
 // tool at a time), written from the class list (edits placed by jsonc-parser, so every other
 // byte of the file stays), and compared with the live tools for the justification rules. Pure.
 import type { RecordedHint, ToolRecord } from './classlist.js';
-import { indentUnit, jsonc, parseJsonText } from './jsontext.js';
+import { applyJsonEdits, parseJsonText, type JsonEdit } from './jsontext.js';
 import { AuditError } from '../errors.js';
 import { terminalSafe } from '../escape.js';
 import { isObject } from './tools.js';
@@ -151,16 +151,14 @@ function rewritePlaceholder(hint: JustifiedHint, value: DeclaredHint, old: strin
   return `${PLACEHOLDER_MARK} ${hint} is ${String(value)} now: rewrite this justification, which said: ${old}`;
 }
 
-type Edit = { path: (string | number)[]; value: unknown };
-
 /** The edits that bring one existing entry to the recorded hints, and the rewrites they mark. */
 function entryEdits(
   tool: string,
   entry: JustificationEntry,
   hints: Record<JustifiedHint, DeclaredHint>,
   rewrite: JustificationsWrite['rewrite'],
-): Edit[] {
-  const edits: Edit[] = [];
+): JsonEdit[] {
+  const edits: JsonEdit[] = [];
   for (const [hint, key] of JUSTIFIED) {
     const [value, old] = [hints[hint], entry.annotations[hint]];
     const text = entry.justifications[key];
@@ -199,7 +197,7 @@ export function writeJustifications(
   }
   const entries = parseJustifications(existing, path);
   const data = parseJsonText(existing, path, UNREAD).data as Record<string, unknown>;
-  const edits: Edit[] = [];
+  const edits: JsonEdit[] = [];
   if (data.$schema === undefined) edits.push({ path: ['$schema'], value: JUSTIFICATIONS_SCHEMA });
   if (data.schema_version === undefined) edits.push({ path: ['schema_version'], value: 1 });
   for (const [tool, hints] of wanted) {
@@ -211,25 +209,8 @@ export function writeJustifications(
     }
   }
   result.orphaned = [...entries.keys()].filter((tool) => !wanted.has(tool));
-  result.text = applied(existing, edits);
+  result.text = applyJsonEdits(existing, edits);
   return result;
-}
-
-/** `text` with each edit applied in turn, laid out as the file is (its indent, its line ends). */
-function applied(text: string, edits: Edit[]): string {
-  const unit = indentUnit(text);
-  const formattingOptions = {
-    insertSpaces: unit !== '\t',
-    tabSize: unit === '\t' ? 1 : unit.length,
-    eol: text.includes('\r\n') ? '\r\n' : '\n',
-  };
-  let out = text;
-  for (const edit of edits)
-    out = jsonc().applyEdits(
-      out,
-      jsonc().modify(out, edit.path, edit.value, { formattingOptions }),
-    );
-  return out;
 }
 
 /** The justifications file a check reads (the openai policy on). */

@@ -123,6 +123,21 @@ describe('the PR comment says what a class change does in each client', () => {
     ]);
   });
 
+  it('says VS Code and Cursor decide from their documentation: both still ask for delete_note', async () => {
+    const { dir, head } = await repository({
+      '.vscode/mcp.json': '{\n  "servers": {\n    "notes": { "command": "node" }\n  }\n}\n',
+      '.cursor/permissions.json': '{\n  "mcpAllowlist": ["notes:list_notes"]\n}\n',
+    });
+    const run = await check(dir, head);
+    expect(clientSection(run.stdout)).toEqual([
+      '#### What the change does in each client',
+      '',
+      '- `delete_note`: class delete -> edit, destructiveHint true -> false',
+      '  - VS Code (from their documentation): it still asks first: VS Code asks before an MCP tool without readOnlyHint: true, until a user allows it for the session, the workspace or always in `.vscode/mcp.json` line 3.',
+      '  - Cursor (from their documentation): it still asks first: no mcpAllowlist entry: Cursor asks before each call.',
+    ]);
+  });
+
   describe('a client the config file lists, configured by no committed file', () => {
     const registry = CLIENTS as Client[];
     beforeAll(() => {

@@ -1,6 +1,6 @@
 import { AuditError } from '../../errors.js';
 import type { ClientFile, ClientTool, ClientVerdict } from '../client.js';
-import { parseJsonc } from './jsonc.js';
+import { parseJsonc } from '../jsonc.js';
 
 /*
  * What opencode takes from a committed opencode.json / opencode.jsonc for an MCP server's tools,

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Node } from 'jsonc-parser';
 import { expectedDecision, type ClassDecisions, type ClientTool } from '../client.js';
 import { indentUnit, lineIndent } from '../../core/jsontext.js';
-import { parseJsonc } from './jsonc.js';
+import { parseJsonc } from '../jsonc.js';
 import { decidingRule, opencodeName, readOpencode, type Action } from './model.js';
 
 /*
