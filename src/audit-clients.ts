@@ -1,10 +1,6 @@
 import type { ClassList } from './core/classlist.js';
 import type { Finding } from './core/findings.js';
-import {
-  checkClientRules,
-  claudeCodeDecisions,
-  type ClientRulesInput,
-} from './clients/claude-code/client-rules.js';
+import { claudeCodeDecisions, type ClientRulesInput } from './clients/claude-code/client-rules.js';
 import type { ChangeVerdicts, ReportedChange, ServerReport } from './report/report.js';
 import { fullToolName, type ToolRecord } from './core/classlist.js';
 import type { RuleMapping } from './clients/claude-code/claude-settings.js';
@@ -19,26 +15,19 @@ import {
 } from './clients/judge.js';
 import { HINT_NAMES } from './core/tools.js';
 import type { AuditedTool } from './report/report.js';
+import { NPX_COMMAND } from './version.js';
 
 /*
  * The audit's client step (audit.ts): what clients/ computes as plain data, put where the
  * report holds it. Every committed client config the run found is judged through the registry's
  * rows (clients/judge.ts): each audited tool's decision per client put on it (tools[].clients),
- * and the findings, each under its server. Claude Code's findings come from its own verified
- * check (applyClientRules), which says more than the generic one can; its decisions are put on
- * tools[].clients too.
+ * and the findings, each under its server, raised by the client rules of core/rules/ from what the
+ * clients return. Claude Code's settings (the checked files) are judged the same way; its
+ * decisions are put on tools[].claudeCode too (putClaudeCodeDecisions).
  */
 
-/**
- * Puts each listed tool's effective decision on it, and each tool finding on its server's
- * findings; returns the findings about rules (and about tools of servers not audited in this
- * run), which belong to the run.
- */
-export function applyClientRules(
-  servers: ServerReport[],
-  list: ClassList | undefined,
-  input: ClientRulesInput,
-): Finding[] {
+/** Puts each listed tool's effective decision under the Claude Code settings on it. */
+export function putClaudeCodeDecisions(servers: ServerReport[], input: ClientRulesInput): void {
   const tools = servers.flatMap((server) => server.tools.map((tool) => ({ server, tool })));
   const decisions = claudeCodeDecisions(
     input.files,
@@ -49,19 +38,6 @@ export function applyClientRules(
     })),
   );
   tools.forEach(({ tool }, i) => (tool.claudeCode = decisions[i]));
-  const check = checkClientRules(
-    list ?? { tools: new Map() },
-    input.files,
-    input.mapping,
-    input.writeTarget,
-  );
-  const run = [...check.ruleFindings];
-  for (const { record, finding } of check.toolFindings) {
-    const server = servers.find((s) => s.server === record.server);
-    if (server) server.findings.push(finding);
-    else run.push(finding);
-  }
-  return run;
 }
 
 export type { ClientsInput };
@@ -109,13 +85,17 @@ function liveTool(server: string, tool: AuditedTool): ClientTool {
 }
 
 /**
- * The clients to judge: Claude Code's settings (when checked) first, judged by its own check,
- * then each other client whose committed files were found.
+ * The clients to judge: Claude Code's settings (when checked) first, a fix naming the file
+ * checked, then each other client whose committed files were found.
  */
 function judgedClients(input: ClientsInput | undefined, claude: ClientRulesInput | undefined) {
-  const out: (JudgedClient & { ownCheck?: true })[] = [];
+  const out: JudgedClient[] = [];
   if (claude)
-    out.push({ client: claudeCode, state: claudeCodeState(claude.files), ownCheck: true });
+    out.push({
+      client: claudeCode,
+      state: claudeCodeState(claude.files),
+      rulesCommand: `${NPX_COMMAND} rules --write ${claude.writeTarget}`,
+    });
   for (const judged of input?.judged ?? [])
     if (judged.client.id !== claudeCode.id) out.push(judged);
   return out;
@@ -152,7 +132,6 @@ export function applyClients(
   const recorded = [...(list?.tools ?? [])].map(([key, r]) => recordedTool(key, r, mapping));
   const run: Finding[] = [];
   for (const one of judged) {
-    if (one.ownCheck) continue;
     const check = judgeClient(one, recorded, mapping.classes);
     run.push(...check.ruleFindings);
     for (const { server: name, finding } of check.toolFindings) {

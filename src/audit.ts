@@ -42,7 +42,7 @@ import {
   staleServers,
 } from './core/renames.js';
 import type { ClientRulesInput } from './clients/claude-code/client-rules.js';
-import { applyClientRules, applyClients, type ClientsInput } from './audit-clients.js';
+import { applyClients, putClaudeCodeDecisions, type ClientsInput } from './audit-clients.js';
 import { applyJustifications, type JustificationsInput } from './audit-justifications.js';
 import { pairMoves } from './core/moves.js';
 import { recordedOf, updatedClassList, withoutMalformed } from './core/update.js';
@@ -405,8 +405,8 @@ async function judge(
   if (removed.names.length) report.removedServers = removed.names;
   // A recorded server the config no longer has is the run's finding: under the first audited
   // server, it would blame that server (and its comment) alone.
+  if (options.clientRules) putClaudeCodeDecisions(servers, options.clientRules);
   const ruleFindings = [
-    ...(options.clientRules ? applyClientRules(servers, classList, options.clientRules) : []),
     ...applyClients(servers, classList, options.clients, options.clientRules),
     ...(options.justifications ? await applyJustifications(servers, options.justifications) : []),
   ];

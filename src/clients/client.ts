@@ -4,8 +4,15 @@
 // the report (audit-clients.ts). May import core/ and the shared leaves; never config/, report/
 // or a layer above (scripts/layers.mjs). A new client is a new folder and a registry row.
 import type { ToolClass } from '../core/classify.js';
-import type { Severity } from '../core/rules.js';
+import type { ClientDecision, ClientProblem, ClientVerdict } from '../core/rules/rule.js';
 import type { HintName } from '../core/tools.js';
+
+export {
+  CLIENT_DECISIONS,
+  type ClientDecision,
+  type ClientProblem,
+  type ClientVerdict,
+} from '../core/rules/rule.js';
 
 /*
  * The seam every client model fills (one folder a client under clients/): where its committed
@@ -13,11 +20,16 @@ import type { HintName } from '../core/tools.js';
  * annotations on its own, and how the class list's rules are written into its file keeping the
  * rest byte for byte. The check and `rules --client` read clients only through this shape, so
  * adding a client is adding a folder and one row in clients/registry.ts.
+ *
+ * A client raises no finding: decide() and problems() return plain data (a ClientVerdict, a
+ * ClientProblem with its kind), and the client rules of core/rules/ word every finding the same
+ * way for every client (clients/judge.ts builds their ClientContext). Since the client phase,
+ * problems() returns ClientProblem {kind, rule?, file, line?, why, fix}: where it returned
+ * {id, severity?, message, fix, file, line?}, `id` is `kind`, the message is `rule` (the subject
+ * as the file writes it) and `why` (no client label, file or line: the rule adds them), and the
+ * severity is the rule's (settings-ignored's from whether a recorded delete tool is exposed).
+ * The optional assumes() says what an allow finding takes for granted (it was in the message).
  */
-
-/** What a client does when the model calls a tool: run it, ask the user, refuse, or not offer it. */
-export const CLIENT_DECISIONS = ['allow', 'ask', 'deny', 'hidden'] as const;
-export type ClientDecision = (typeof CLIENT_DECISIONS)[number];
 
 /** The shape of a client id (`claude-code`, `codex`): what JSON and the command line take. */
 export const CLIENT_ID = /^[a-z][a-z0-9-]{0,39}$/;
@@ -41,35 +53,6 @@ export interface ClientTool {
 export interface ClientFile {
   path: string;
   text: string;
-}
-
-/** A tool's effective decision in one client, and what made it. */
-export interface ClientVerdict {
-  decision: ClientDecision;
-  /** The rule or setting that decided, as written in the file (absent for a built-in default). */
-  rule?: string;
-  file?: string;
-  /** 1-based line of `rule` in `file`. */
-  line?: number;
-  /**
-   * Set when the client decided on its own, from the annotations or a default, with no rule of
-   * the class list's shape (Codex's `auto`, opencode's default allow): says how, for people.
-   */
-  byClient?: string;
-}
-
-/**
- * A finding about a rule itself, not one tool: a rule the client skips or that names nothing, or
- * a file it drops whole (`settings-ignored`).
- */
-export interface ClientRuleProblem {
-  id: 'rule-ignored' | 'rule-stale' | 'rule-shadowed' | 'settings-ignored';
-  /** When not the rule's default (a dropped file no delete tool depends on is a warning). */
-  severity?: Severity;
-  message: string;
-  fix: string;
-  file: string;
-  line?: number;
 }
 
 /** The mapping of classes to decisions that `rules` writes (read → allow, edit → ask, delete → deny). */
@@ -108,8 +91,13 @@ export interface Client<State = unknown> {
   configures(state: State): boolean;
   /** The effective decision for one tool, exactly as the client would take it. */
   decide(state: State, tool: ClientTool): ClientVerdict;
-  /** Rules that the client skips, or that name no recorded tool. */
-  problems(state: State, tools: ClientTool[]): ClientRuleProblem[];
+  /** Rules or files that the client skips, or that name no recorded tool or decide nothing. */
+  problems(state: State, tools: ClientTool[]): ClientProblem[];
+  /**
+   * What the check takes for granted in an allow `verdict`, said on its finding (Claude Code:
+   * a project file's allow rule holds once the workspace is trusted). Most clients leave it out.
+   */
+  assumes?(state: State, verdict: ClientVerdict): string | undefined;
   /** The file `rules --client <id> --write` writes by default (repository-relative). */
   rulesFile: string;
   /**

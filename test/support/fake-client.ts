@@ -64,8 +64,9 @@ export function fakeClient(overrides: Partial<Client> = {}): Client {
       [...state.allow, ...state.deny]
         .filter((r) => !tools.some((t) => name(t.server, t.tool) === r))
         .map((r) => ({
-          id: 'rule-stale' as const,
-          message: `rule "${r}" names no recorded tool.`,
+          kind: 'rule-stale' as const,
+          rule: `rule "${r}"`,
+          why: 'no recorded tool',
           fix: 'Remove it.',
           file: state.file as string,
           line: lineOf(state, `"${r}"`),

@@ -6,13 +6,19 @@ import { toRecord, type ToolRecord } from '../../src/core/classlist.js';
 import { diffRecords } from '../../src/core/diff.js';
 import type { Finding } from '../../src/core/findings.js';
 import { RULES, type RuleId } from '../../src/core/rules.js';
-import { checksOf, findingOf, type Phases, type RunContext } from '../../src/core/rules/rule.js';
+import {
+  checksOf,
+  findingOf,
+  type ClientContext,
+  type Phases,
+  type RunContext,
+} from '../../src/core/rules/rule.js';
 import type { ListedTool, MalformedTool } from '../../src/core/tools.js';
 
 /**
  * A case: one tool; one listing; a change from one listing to another (server `s`); the class
- * list's tools and the live ones (drift, with `update` and `c.json`); a listing in each era; or
- * a fact of the run.
+ * list's tools and the live ones (drift, with `update` and `c.json`); a listing in each era; a
+ * fact of the run; or a client's verdict on a tool or one of its problems.
  */
 export type RuleCase =
   | { tool: ListedTool }
@@ -20,7 +26,8 @@ export type RuleCase =
   | { before: ListedTool[]; after: ListedTool[] }
   | { recorded: ListedTool[]; live: ListedTool[] }
   | { legacy: ListedTool[]; modern: ListedTool[]; malformed?: string[] }
-  | { run: RunContext };
+  | { run: RunContext }
+  | { client: ClientContext };
 
 function records(server: string, tools: ListedTool[]): Map<string, ToolRecord> {
   return new Map(
@@ -63,6 +70,7 @@ export function raisedBy(id: RuleId, c: RuleCase): Finding[] {
           ]
         : undefined,
     run: () => ('run' in c ? [c.run] : undefined),
+    client: () => ('client' in c ? [c.client] : undefined),
   };
   // A rule with a check in several phases (unrecorded-change: drift and run) runs those the
   // case gives.

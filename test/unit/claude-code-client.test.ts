@@ -1,5 +1,6 @@
 // Claude Code as a row of the client registry: the Client seam over the verified model, giving
 // the model's decisions, its findings about the files, and the merge `rules --write` does.
+import { wordedProblems } from '../support/client-problems.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { claudeCode } from '../../src/clients/claude-code/client.js';
 import { mergePermissions } from '../../src/clients/claude-code/claude-settings.js';
@@ -51,11 +52,11 @@ describe('the Claude Code row', () => {
 
   it('reports a stale rule and a file Claude Code drops whole, on their lines', () => {
     const stale = claudeCode.read(settings({ permissions: { deny: ['mcp__notes__gone'] } }));
-    expect(claudeCode.problems(stale, TOOLS)).toEqual([
+    expect(wordedProblems(claudeCode, stale, TOOLS)).toEqual([
       expect.objectContaining({ id: 'rule-stale', file: '.claude/settings.json', line: 4 }),
     ]);
     const dropped = claudeCode.read([{ path: '.claude/settings.json', text: '{"model": 1}' }]);
-    expect(claudeCode.problems(dropped, TOOLS)).toEqual([
+    expect(wordedProblems(claudeCode, dropped, TOOLS)).toEqual([
       expect.objectContaining({ id: 'settings-ignored', line: 1 }),
     ]);
   });

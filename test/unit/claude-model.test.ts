@@ -9,7 +9,7 @@ import {
   decideTool,
   hookMatches,
 } from '../../src/clients/claude-code/claude-model.js';
-import { checkClientRules } from '../../src/clients/claude-code/client-rules.js';
+import { checkClaudeSettings } from '../support/client-problems.js';
 import {
   RuleIndex,
   toolRef,
@@ -75,13 +75,13 @@ describe('server keys that hold __', () => {
     const settings = file('project', {
       permissions: { allow: ['mcp__notes'], deny: ['mcp__notes__x'] },
     });
-    const check = checkClientRules(list, [settings], DEFAULT_MAPPING, '.claude/settings.json');
+    const check = checkClaudeSettings(list, [settings], DEFAULT_MAPPING, '.claude/settings.json');
     // The deny hits every tool (no rule-stale); the allow would not have approved any.
     expect(check.toolFindings).toEqual([]);
     expect(check.ruleFindings.map((f) => [f.rule, f.message])).toEqual([
       [
         'rule-ignored',
-        'allow rule "mcp__notes" in project.json line 4 approves nothing: the server key "notes__x" holds "__", and Claude Code approves its tools only by full name or mcp__notes__x__*.',
+        'Claude Code: allow rule "mcp__notes" in project.json line 4 is ignored: the server key "notes__x" holds "__", and Claude Code approves its tools only by full name or mcp__notes__x__*, so it approves nothing.',
       ],
     ]);
   });
@@ -139,7 +139,7 @@ describe('files Claude Code drops whole', () => {
   it('is an error while a recorded delete tool is not denied, a warning otherwise', () => {
     const broken = file('project', '{"permissions": {"deny": ["mcp__notes__delete_note"],}}');
     const check = (files: ReturnType<typeof file>[]) =>
-      checkClientRules(classList, files, DEFAULT_MAPPING, '.claude/settings.json')
+      checkClaudeSettings(classList, files, DEFAULT_MAPPING, '.claude/settings.json')
         .ruleFindings.filter((f) => f.rule === 'settings-ignored')
         .map((f) => [f.severity, f.location?.line]);
     expect(check([broken])).toEqual([['error', 1]]);
@@ -330,17 +330,17 @@ describe('modes, hooks and servers kept off', () => {
   it('names the setting that decides, and reports a committed bypass as ignored', () => {
     const project = file('project', P({ defaultMode: 'bypassPermissions' }));
     const user = file('user', P({ defaultMode: 'bypassPermissions' }));
-    const check = checkClientRules(classList, [user, project], DEFAULT_MAPPING, 's.json');
+    const check = checkClaudeSettings(classList, [user, project], DEFAULT_MAPPING, 's.json');
     expect(check.ruleFindings.map((f) => [f.rule, f.severity, f.message])).toEqual([
       [
         'rule-ignored',
         'warning',
-        'defaultMode "bypassPermissions" in project.json line 3 is ignored: Claude Code takes bypassPermissions only from user settings or the command line (project settings are repo-controllable); tools are decided by the rules.',
+        'Claude Code: defaultMode "bypassPermissions" in project.json line 3 is ignored: Claude Code takes bypassPermissions only from user settings or the command line (project settings are repo-controllable); tools are decided by the rules.',
       ],
     ]);
-    const honoured = checkClientRules(classList, [user], DEFAULT_MAPPING, 's.json');
+    const honoured = checkClaudeSettings(classList, [user], DEFAULT_MAPPING, 's.json');
     expect(honoured.toolFindings.map((t) => t.finding.message)).toContain(
-      'delete tool mcp__notes__delete_note: "defaultMode: \\"bypassPermissions\\"" in user.json line 3 allows it, so Claude Code runs it without asking; the class list maps it to deny.',
+      'delete tool mcp__notes__delete_note: in Claude Code, "defaultMode: \\"bypassPermissions\\"" in user.json line 3 lets it run without asking; the class list maps it to deny.',
     );
     const state = claudeCodeState([file('user', P({ defaultMode: 'bypassPermissions' }))]);
     expect(decideTool(state, toolRef('notes', 'delete_note'), false)).toEqual({
@@ -462,8 +462,8 @@ describe('the bound on deciding', () => {
           { server: 'big', tool: t, class: 'read', reach: 'closed' },
         ]),
       ),
-    } as unknown as Parameters<typeof checkClientRules>[0];
-    const check = checkClientRules(list, [settings], DEFAULT_MAPPING, 's.json');
+    } as unknown as Parameters<typeof checkClaudeSettings>[0];
+    const check = checkClaudeSettings(list, [settings], DEFAULT_MAPPING, 's.json');
     // Every rule is stale (it names a server not recorded); the work is per tool and per rule.
     expect(check.ruleFindings).toHaveLength(20_000);
   });

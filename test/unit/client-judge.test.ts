@@ -41,7 +41,7 @@ describe('judging a client generically', () => {
       severity: 'error',
       tool: 'delete_note',
       message:
-        'delete tool mcp__notes__delete_note: in Fake CLI, "notes.delete_note" in .fake/rules.json line 3 lets it run without asking; the class list maps it to deny.',
+        'delete tool notes.delete_note: in Fake CLI, "notes.delete_note" in .fake/rules.json line 3 lets it run without asking; the class list maps it to deny.',
       fix: `Run ${NPX_COMMAND} rules --client fake --write .fake/rules.json, or fix the rule by hand.`,
       location: { file: '.fake/rules.json', line: 3 },
     });
@@ -52,7 +52,7 @@ describe('judging a client generically', () => {
     const check = judgeClient(judged({ auto: true }), TOOLS, MAPPING);
     const edit = check.toolFindings.find((f) => f.finding.rule === 'rule-allows-edit')?.finding;
     expect(edit?.message).toBe(
-      'edit tool mcp__notes__add_note: in Fake CLI, auto runs it from its annotations (destructiveHint false) in .fake/rules.json line 2 lets it run without asking; the class list maps it to ask.',
+      'edit tool notes.add_note: in Fake CLI, auto runs it from its annotations (destructiveHint false) in .fake/rules.json line 2 lets it run without asking; the class list maps it to ask.',
     );
     expect(edit?.location).toEqual({ file: '.fake/rules.json', line: 2 });
   });
@@ -65,13 +65,13 @@ describe('judging a client generically', () => {
       ['rule-unset', 'delete_note'],
     ]);
     expect(check.toolFindings[2]?.finding.message).toBe(
-      'No rule of Fake CLI decides delete tool mcp__notes__delete_note: it asks each time (it asks by default); the class list maps it to deny.',
+      'No rule of Fake CLI decides delete tool notes.delete_note: it asks each time (it asks by default); the class list maps it to deny.',
     );
     expect(check.ruleFindings).toEqual([
       expect.objectContaining({
         rule: 'rule-stale',
         severity: 'notice',
-        message: 'Fake CLI: rule "notes.gone" names no recorded tool.',
+        message: 'Fake CLI: rule "notes.gone" in .fake/rules.json line 3 names no recorded tool.',
         location: { file: '.fake/rules.json', line: 3 },
       }),
     ]);

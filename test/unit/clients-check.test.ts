@@ -63,7 +63,7 @@ describe('check judges each committed client config', () => {
       severity: 'error',
       tool: 'delete_note',
       message:
-        'delete tool mcp__notes__delete_note: in Fake CLI, "notes.delete_note" in .fake/rules.json line 3 lets it run without asking; the class list maps it to deny.',
+        'delete tool notes.delete_note: in Fake CLI, "notes.delete_note" in .fake/rules.json line 3 lets it run without asking; the class list maps it to deny.',
       location: { file: '.fake/rules.json', line: 3 },
     });
     const tool = report.tools.find((t) => t.name === 'delete_note');

@@ -1,6 +1,7 @@
 // What Codex CLI does with a committed .codex/config.toml, each fact observed on the binary
 // (0.171.0; the oracle in test/oracle/codex.test.ts runs them): approval modes, `auto` from the
 // annotations, hidden tools, what stops Codex from starting, and what it ignores.
+import { wordedProblems } from '../support/client-problems.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClientTool } from '../../src/clients/client.js';
 import { codex } from '../../src/clients/codex/index.js';
@@ -204,17 +205,17 @@ describe('problems', () => {
     const state = read(
       `${SERVER}approval_mode = "approve"\n[mcp_servers.notes.tools.delete_note]\nenabled = false\n`,
     );
-    expect(codex.problems(state, NOTES)).toEqual([
+    expect(wordedProblems(codex, state, NOTES)).toEqual([
       {
         id: 'rule-ignored',
-        message: `mcp_servers.notes.approval_mode in ${FILE} line 4 is ignored: Codex has no such setting for an MCP server.`,
+        message: `Codex CLI: mcp_servers.notes.approval_mode in ${FILE} line 4 is ignored: Codex has no such setting for an MCP server.`,
         fix: 'Probably meant default_tools_approval_mode (or approval_mode under [mcp_servers.<key>.tools.<tool>]): write that instead, or remove it.',
         file: FILE,
         line: 4,
       },
       {
         id: 'rule-ignored',
-        message: `mcp_servers.notes.tools.delete_note.enabled in ${FILE} line 6 is ignored: Codex has no such setting for an MCP tool (it reads approval_mode there).`,
+        message: `Codex CLI: mcp_servers.notes.tools.delete_note.enabled in ${FILE} line 6 is ignored: Codex has no such setting for an MCP tool (it reads approval_mode there).`,
         fix: 'Probably meant disabled_tools = ["<tool>"] on the server: write that instead, or remove it.',
         file: FILE,
         line: 6,
@@ -226,21 +227,21 @@ describe('problems', () => {
     const state = read(
       `${SERVER}disabled_tools = ["drop_note"]\n[mcp_servers.notes.tools.purge]\napproval_mode = "approve"\n[mcp_servers.other]\ncommand = "x"\ndefault_tools_approval_mode = "approve"\n`,
     );
-    expect(codex.problems(state, NOTES).map((p) => [p.id, p.line, p.message])).toEqual([
+    expect(wordedProblems(codex, state, NOTES).map((p) => [p.id, p.line, p.message])).toEqual([
       [
         'rule-stale',
         4,
-        `[mcp_servers.notes] disabled_tools = ["drop_note"] in ${FILE} line 4 names tool "drop_note", which the class list does not record for server "notes".`,
+        `Codex CLI: [mcp_servers.notes] disabled_tools = ["drop_note"] in ${FILE} line 4 names tool "drop_note", which the class list does not record for server "notes".`,
       ],
       [
         'rule-stale',
         6,
-        `[mcp_servers.notes.tools.purge] approval_mode = "approve" in ${FILE} line 6 names tool "purge", which the class list does not record for server "notes".`,
+        `Codex CLI: [mcp_servers.notes.tools.purge] approval_mode = "approve" in ${FILE} line 6 names tool "purge", which the class list does not record for server "notes".`,
       ],
       [
         'rule-stale',
         9,
-        `[mcp_servers.other] default_tools_approval_mode = "approve" in ${FILE} line 9 names server "other", which the class list does not record.`,
+        `Codex CLI: [mcp_servers.other] default_tools_approval_mode = "approve" in ${FILE} line 9 names server "other", which the class list does not record.`,
       ],
     ]);
   });
@@ -249,10 +250,10 @@ describe('problems', () => {
     const state = read(
       `${SERVER}disabled_tools = ["delete_note"]\n[mcp_servers.notes.tools.delete_note]\napproval_mode = "approve"\n`,
     );
-    expect(codex.problems(state, NOTES)).toEqual([
+    expect(wordedProblems(codex, state, NOTES)).toEqual([
       {
         id: 'rule-shadowed',
-        message: `[mcp_servers.notes.tools.delete_note] approval_mode = "approve" in ${FILE} line 6 decides nothing: Codex hides delete_note ([mcp_servers.notes] disabled_tools = ["delete_note"] in ${FILE} line 4), so it is never offered.`,
+        message: `Codex CLI: [mcp_servers.notes.tools.delete_note] approval_mode = "approve" in ${FILE} line 6 decides nothing: Codex hides delete_note ([mcp_servers.notes] disabled_tools = ["delete_note"] in ${FILE} line 4), so it is never offered.`,
         fix: 'Remove one of the two, so the file says what Codex does.',
         file: FILE,
         line: 6,
@@ -263,8 +264,8 @@ describe('problems', () => {
   it('a server key Codex refuses: its tools hidden, rule-ignored', () => {
     const state = read('[mcp_servers."my notes"]\ncommand = "node"\n');
     expect(codex.decide(state, notesTools('my notes')[0] as ClientTool).decision).toBe('hidden');
-    expect(codex.problems(state, notesTools('my notes'))[0]?.message).toContain(
-      'Codex starts no server "my notes"',
+    expect(wordedProblems(codex, state, notesTools('my notes'))[0]?.message).toContain(
+      'Codex CLI: server "my notes" in .codex/config.toml line 1 is ignored',
     );
   });
 
@@ -272,6 +273,6 @@ describe('problems', () => {
     const state = read(
       `${SERVER}env = { A = "1" }\nstartup_timeout_sec = 20\ntool_timeout_sec = 60\nrequired = true\nenabled = true\n`,
     );
-    expect(codex.problems(state, NOTES)).toEqual([]);
+    expect(wordedProblems(codex, state, NOTES)).toEqual([]);
   });
 });

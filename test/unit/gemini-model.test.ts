@@ -2,6 +2,7 @@
 // .gemini/settings.json and a policy file passed with --policy, each fact observed on the binary
 // (test/oracle/gemini.test.ts runs the matrix): trust, the allow and exclude lists, confirmation,
 // rule priorities, plan mode, headless, and the rules it skips or that name nothing.
+import { wordedProblems } from '../support/client-problems.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClientFile } from '../../src/clients/client.js';
 import { GEMINI_POLICY, GEMINI_SETTINGS, gemini } from '../../src/clients/gemini/client.js';
@@ -94,11 +95,11 @@ describe('decide: the interactive decision (the terminal UI, an editor over ACP)
   it('tools.allowed takes full names and mcp_<server>_*, not a bare tool name', () => {
     const files = [settings({ tools: { allowed: ['mcp_notes_list_notes', 'add_note'] } })];
     expect(decisions(files)).toEqual(['allow', 'ask', 'ask']);
-    expect(gemini.problems(gemini.read(files), notesByClass())).toEqual([
+    expect(wordedProblems(gemini, gemini.read(files), notesByClass())).toEqual([
       expect.objectContaining({
         id: 'rule-ignored',
         message:
-          'Gemini CLI names the tool mcp_notes_add_note: tools.allowed: "add_note" does not match it.',
+          'Gemini CLI: tools.allowed: "add_note" in .gemini/settings.json line 5 is ignored: Gemini CLI names the tool mcp_notes_add_note, so it does not match it.',
       }),
     ]);
     expect(decisions([settings({ tools: { allowed: ['mcp_notes_*'] } })])).toEqual([
@@ -170,7 +171,7 @@ describe('decide: the interactive decision (the terminal UI, an editor over ACP)
       ),
     ];
     expect(decisions(files)).toEqual(['allow', 'ask', 'ask']);
-    expect(gemini.problems(gemini.read(files), notesByClass())).toEqual([
+    expect(wordedProblems(gemini, gemini.read(files), notesByClass())).toEqual([
       expect.objectContaining({ id: 'rule-ignored', file: GEMINI_POLICY, line: 7 }),
     ]);
   });
@@ -183,10 +184,10 @@ describe('decide: the interactive decision (the terminal UI, an editor over ACP)
       ),
     ];
     expect(decisions(files)).toEqual(['ask', 'ask', 'ask']);
-    expect(gemini.problems(gemini.read(files), notesByClass())).toEqual([
+    expect(wordedProblems(gemini, gemini.read(files), notesByClass())).toEqual([
       {
         id: 'rule-ignored',
-        message: `Gemini CLI skips the whole policy file ${GEMINI_POLICY}: rule 2: it has no toolName (use "*" for every tool).`,
+        message: `Gemini CLI: ${GEMINI_POLICY} line 6 is ignored: Gemini CLI skips the whole policy file for rule 2: it has no toolName (use "*" for every tool).`,
         fix: 'Fix that rule: one rule Gemini refuses drops every rule of the file.',
         file: GEMINI_POLICY,
         line: 6,
@@ -205,7 +206,7 @@ describe('decide: the interactive decision (the terminal UI, an editor over ACP)
   it('yolo in the settings is ignored, and said so', () => {
     const files = [settings({ general: { defaultApprovalMode: 'yolo' } })];
     expect(decisions(files)).toEqual(['ask', 'ask', 'ask']);
-    expect(gemini.problems(gemini.read(files), notesByClass())[0]).toMatchObject({
+    expect(wordedProblems(gemini, gemini.read(files), notesByClass())[0]).toMatchObject({
       id: 'rule-ignored',
       line: 3,
     });
@@ -219,7 +220,7 @@ describe('decide: the interactive decision (the terminal UI, an editor over ACP)
       },
     ];
     expect(decisions(files)).toEqual(['ask', 'ask', 'ask']);
-    expect(gemini.problems(gemini.read(files), notesByClass())).toEqual([
+    expect(wordedProblems(gemini, gemini.read(files), notesByClass())).toEqual([
       expect.objectContaining({ id: 'rule-ignored', file: '.gemini/policies/team.toml', line: 1 }),
     ]);
   });
@@ -228,11 +229,11 @@ describe('decide: the interactive decision (the terminal UI, an editor over ACP)
     const files = [
       settings({ tools: { allowed: ['mcp_notes_list_notes', 'mcp_notes_old_tool', 'read_file'] } }),
     ];
-    expect(gemini.problems(gemini.read(files), notesByClass())).toEqual([
+    expect(wordedProblems(gemini, gemini.read(files), notesByClass())).toEqual([
       {
         id: 'rule-stale',
         message:
-          'tools.allowed: "mcp_notes_old_tool" names no tool the class list records for the notes server.',
+          'Gemini CLI: tools.allowed: "mcp_notes_old_tool" in .gemini/settings.json line 5 names no tool the class list records for the notes server.',
         fix: 'Remove it, or rename it after the tool (rules --client gemini --write rewrites its own rules).',
         file: GEMINI_SETTINGS,
         line: 5,

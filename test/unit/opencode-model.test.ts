@@ -2,6 +2,7 @@
 // the oracle in test/oracle/opencode.test.ts runs them): the default allow, the last matching key
 // winning, globs, names, JSONC, the files' merge order, what stops opencode from starting, and the
 // findings about keys that decide nothing.
+import { wordedProblems } from '../support/client-problems.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClientTool } from '../../src/clients/client.js';
 import { opencode } from '../../src/clients/opencode/index.js';
@@ -186,7 +187,7 @@ describe('decide', () => {
 });
 
 describe('problems', () => {
-  const problems = (text: string, tools = NOTES) => opencode.problems(read(text), tools);
+  const problems = (text: string, tools = NOTES) => wordedProblems(opencode, read(text), tools);
 
   it('rule-ignored: a key with a character opencode writes as _, another case, a pattern MCP calls never have', () => {
     const found = problems(
@@ -203,7 +204,7 @@ describe('problems', () => {
       ['rule-ignored', 6],
     ]);
     expect(found[0]?.message).toBe(
-      '"my.notes_delete_note": "deny" in opencode.json line 3 decides nothing: opencode names the tool my_notes_delete_note (every character but letters, digits, _ and - is written as _).',
+      'opencode: "my.notes_delete_note": "deny" in opencode.json line 3 is ignored: opencode names the tool my_notes_delete_note (every character but letters, digits, _ and - is written as _).',
     );
     expect(found[1]?.message).toContain('opencode names the tool notes_add_note, and case counts');
     expect(found[2]?.message).toContain('matched with the pattern "*", which "x *" never matches');
@@ -218,7 +219,7 @@ describe('problems', () => {
         id: 'rule-stale',
         line: 3,
         message:
-          '"notes_gone": "deny" in opencode.json line 3 names no tool the class list records.',
+          'opencode: "notes_gone": "deny" in opencode.json line 3 names no tool the class list records.',
       }),
     ]);
   });
@@ -233,7 +234,7 @@ describe('problems', () => {
       ['rule-shadowed', 5],
     ]);
     expect(found[0]?.message).toBe(
-      '"notes_delete_note": "deny" in opencode.json line 3 decides nothing: "notes_*": "allow" (opencode.json line 4) comes after it and matches every tool it does, and in opencode the last matching key wins.',
+      'opencode: "notes_delete_note": "deny" in opencode.json line 3 decides nothing: "notes_*": "allow" (opencode.json line 4) comes after it and matches every tool it does, and in opencode the last matching key wins.',
     );
     expect(problems(json({ '*': 'ask', 'notes_*': 'allow', notes_delete_note: 'deny' }))).toEqual(
       [],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkClientRules } from '../../src/clients/claude-code/client-rules.js';
+import { checkClaudeSettings } from '../support/client-problems.js';
 import {
   DEFAULT_MAPPING,
   mergePermissions,
@@ -225,7 +225,7 @@ describe('the check of settings against the class list', () => {
       ),
       '.claude/settings.json',
     );
-    const check = checkClientRules(classList, [file], DEFAULT_MAPPING, '.claude/settings.json');
+    const check = checkClaudeSettings(classList, [file], DEFAULT_MAPPING, '.claude/settings.json');
     const found = [...check.toolFindings.map((t) => t.finding), ...check.ruleFindings].map((f) => [
       f.rule,
       f.severity,
@@ -237,37 +237,37 @@ describe('the check of settings against the class list', () => {
         'rule-allows-edit',
         'warning',
         4,
-        'edit tool mcp__notes__add_note: "mcp__notes" (a server-wide rule) in .claude/settings.json line 4 allows it, so Claude Code runs it without asking (once the workspace is trusted, as the check assumes); the class list maps it to ask.',
+        'edit tool mcp__notes__add_note: in Claude Code, "mcp__notes" in .claude/settings.json line 4 lets it run without asking (once the workspace is trusted, as the check assumes); the class list maps it to ask.',
       ],
       [
         'rule-allows-delete',
         'error',
         4,
-        'delete tool mcp__notes__delete_note: "mcp__notes" (a server-wide rule) in .claude/settings.json line 4 allows it, so Claude Code runs it without asking (once the workspace is trusted, as the check assumes); the class list maps it to deny.',
+        'delete tool mcp__notes__delete_note: in Claude Code, "mcp__notes" in .claude/settings.json line 4 lets it run without asking (once the workspace is trusted, as the check assumes); the class list maps it to deny.',
       ],
       [
         'rule-ignored',
         'warning',
         5,
-        'allow rule "mcp__no*" in .claude/settings.json line 5 is skipped: an allow rule with * outside the tool part approves nothing: Claude Code needs mcp__<server>__ before the *.',
+        'Claude Code: allow rule "mcp__no*" in .claude/settings.json line 5 is ignored: an allow rule with * outside the tool part approves nothing: Claude Code needs mcp__<server>__ before the *.',
       ],
       [
         'rule-ignored',
         'warning',
         6,
-        'allow rule "mcp__notes__list_notes(limit)" in .claude/settings.json line 6 is skipped: Claude Code skips an mcp__ rule with parentheses in a settings file (it cannot match parameter values).',
+        'Claude Code: allow rule "mcp__notes__list_notes(limit)" in .claude/settings.json line 6 is ignored: Claude Code skips an mcp__ rule with parentheses in a settings file (it cannot match parameter values).',
       ],
       [
         'rule-stale',
         'notice',
         7,
-        'allow rule "mcp__notes__lst_notes" in .claude/settings.json line 7 names no tool the class list records.',
+        'Claude Code: allow rule "mcp__notes__lst_notes" in .claude/settings.json line 7 names no tool the class list records.',
       ],
       [
         'rule-shadowed',
         'notice',
         8,
-        'allow rule "mcp__notes__list_notes" in .claude/settings.json line 8 decides nothing: mcp__notes__list_notes is decided first by ask rule "mcp__notes__list_*" in .claude/settings.json line 11.',
+        'Claude Code: allow rule "mcp__notes__list_notes" in .claude/settings.json line 8 decides nothing: mcp__notes__list_notes is decided first by ask rule "mcp__notes__list_*" in .claude/settings.json line 11.',
       ],
     ]);
     expect(check.ruleFindings[0]?.fix).toBe(
@@ -282,13 +282,13 @@ describe('the check of settings against the class list', () => {
       '{"permissions": {"allow": ["mcp__notes__list_notes"], "ask": ["mcp__gone__x"]}}',
       's.json',
     );
-    const check = checkClientRules(classList, [file], DEFAULT_MAPPING, '.claude/settings.json');
+    const check = checkClaudeSettings(classList, [file], DEFAULT_MAPPING, '.claude/settings.json');
     expect(check.toolFindings.map((t) => t.finding.message)).toEqual([
-      'No rule decides edit tool mcp__notes__add_note: Claude Code asks each time.',
-      'No rule decides delete tool mcp__notes__delete_note: Claude Code asks each time; the class list maps it to deny.',
+      'No rule of Claude Code decides edit tool mcp__notes__add_note: it asks each time (no rule decides it: Claude Code asks each time).',
+      'No rule of Claude Code decides delete tool mcp__notes__delete_note: it asks each time (no rule decides it: Claude Code asks each time); the class list maps it to deny.',
     ]);
     expect(check.ruleFindings.map((f) => f.message)).toEqual([
-      'ask rule "mcp__gone__x" in s.json line 1 names server "gone", which the class list does not record.',
+      'Claude Code: ask rule "mcp__gone__x" in s.json line 1 names server "gone", which the class list does not record.',
     ]);
   });
 });

@@ -1,6 +1,7 @@
 // The Qwen Code model (src/clients/qwen/): its names, how a rule matches, the decision per tool,
 // the problems of the rules, and the written rules; each fact as observed on the binary
 // (test/oracle/qwen.test.ts runs the real client on the same shapes).
+import { wordedProblems } from '../support/client-problems.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClientTool } from '../../src/clients/client.js';
 import { qwen } from '../../src/clients/qwen/index.js';
@@ -81,7 +82,7 @@ describe('Qwen Code decisions', () => {
       file: FILE,
       line: 5,
     });
-    expect(qwen.problems(s, notesTools())).toEqual([]);
+    expect(wordedProblems(qwen, s, notesTools())).toEqual([]);
   });
 
   it('yolo runs everything but what a deny rule refuses, ask rules too', () => {
@@ -127,7 +128,7 @@ describe('Qwen Code rule problems', () => {
         deny: ['mcp__notes__delete_notes', 'Bash'],
       },
     });
-    const problems = qwen.problems(s, [...notesTools(), ...notesTools('my.notes')]);
+    const problems = wordedProblems(qwen, s, [...notesTools(), ...notesTools('my.notes')]);
     expect(problems.map((p) => [p.id, p.line])).toEqual([
       ['rule-ignored', 4],
       ['rule-ignored', 5],

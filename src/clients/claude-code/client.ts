@@ -1,12 +1,10 @@
 import { DEFAULT_SETTINGS, LOCAL_SETTINGS } from './paths.js';
-import type { Finding } from '../../core/findings.js';
 import { loadJsonText } from '../../core/jsontext.js';
-import { RULES } from '../../core/rules.js';
-import type { Client, ClientRuleProblem, ClientTool, ClientVerdict } from '../client.js';
+import type { Client, ClientTool, ClientVerdict } from '../client.js';
 import { expectedDecision } from '../client.js';
 import { claudeCodeState, decideTool, type ClaudeCodeState } from './claude-model.js';
 import { mergeSettings, parseSettings, type Permissions } from './claude-settings.js';
-import { settingsProblems } from './client-rules.js';
+import { settingsProblems, trustedOnly } from './client-rules.js';
 import { DECISIONS, toolRef, type Effective } from './permissions.js';
 import { readForCheck } from './settings-check.js';
 
@@ -40,14 +38,9 @@ export function permissionsOf(
   return out;
 }
 
-const asProblem = (f: Finding): ClientRuleProblem => ({
-  id: f.rule as ClientRuleProblem['id'],
-  ...(f.severity !== RULES[f.rule].severity ? { severity: f.severity } : {}),
-  message: f.message,
-  fix: f.fix ?? '',
-  file: f.location?.file ?? DEFAULT_SETTINGS,
-  ...(f.location ? { line: f.location.line } : {}),
-});
+// Claude Code reads a project file's allow rules only in a trusted workspace: the check assumes
+// the trust dialog was accepted, as it is wherever the repository is worked on.
+const TRUSTED = 'once the workspace is trusted, as the check assumes';
 
 export const claudeCode: Client<ClaudeCodeState> = {
   id: 'claude-code',
@@ -71,7 +64,8 @@ export const claudeCode: Client<ClaudeCodeState> = {
     settingsProblems(
       state,
       tools.map((t) => [toolRef(t.server, t.tool).fullName, t]),
-    ).map(asProblem),
+    ),
+  assumes: (state, verdict) => (trustedOnly(state, verdict) ? TRUSTED : undefined),
   rulesFile: DEFAULT_SETTINGS,
   writeRules: (existing, tools, mapping, path = DEFAULT_SETTINGS) =>
     mergeSettings(

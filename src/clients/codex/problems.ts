@@ -1,5 +1,5 @@
 import { normalizeServerName } from '../../core/classlist.js';
-import type { ClientRuleProblem, ClientTool } from '../client.js';
+import type { ClientProblem, ClientTool } from '../client.js';
 import { SERVER_KEY, type CodexServer, type CodexSetting, type CodexState } from './model.js';
 
 /*
@@ -20,14 +20,15 @@ const MEANT: Record<string, string> = {
   trust: 'default_tools_approval_mode',
 };
 
-function ignoredProblems(server: CodexServer): ClientRuleProblem[] {
-  const found: ClientRuleProblem[] = server.ignored.map((s) => {
+function ignoredProblems(server: CodexServer): ClientProblem[] {
+  const found: ClientProblem[] = server.ignored.map((s) => {
     const name = s.value.split('.').at(-1) ?? s.value;
     const inTool = s.value.split('.').length > 3 && s.value.includes('.tools.');
     const meant = MEANT[name];
     return {
-      id: 'rule-ignored',
-      message: `${s.value} in ${at(s)} is ignored: Codex has no such setting for ${inTool ? 'an MCP tool (it reads approval_mode there)' : 'an MCP server'}.`,
+      kind: 'rule-ignored',
+      rule: s.value,
+      why: `Codex has no such setting for ${inTool ? 'an MCP tool (it reads approval_mode there)' : 'an MCP server'}`,
       fix: meant
         ? `Probably meant ${meant}: write that instead, or remove it.`
         : 'Fix the name, or remove it.',
@@ -37,8 +38,9 @@ function ignoredProblems(server: CodexServer): ClientRuleProblem[] {
   });
   if (!SERVER_KEY.test(server.key))
     found.push({
-      id: 'rule-ignored',
-      message: `Codex starts no server "${server.key}" (${at(server.at)}): a key must match ${SERVER_KEY.source}, so none of its settings apply.`,
+      kind: 'rule-ignored',
+      rule: `server "${server.key}"`,
+      why: `a key must match ${SERVER_KEY.source}, so Codex starts no such server and none of its settings apply`,
       fix: 'Rename the server with letters, digits and _ : @ / . - only.',
       file: server.at.file,
       line: server.at.line,
@@ -62,9 +64,9 @@ function decidingSettings(
 }
 
 /** Settings that name a server or tool the class list does not record. */
-function staleProblems(server: CodexServer, tools: ClientTool[]): ClientRuleProblem[] {
+function staleProblems(server: CodexServer, tools: ClientTool[]): ClientProblem[] {
   const recorded = recordedOf(server, tools);
-  const found: ClientRuleProblem[] = [];
+  const found: ClientProblem[] = [];
   for (const { setting, tool } of decidingSettings(server)) {
     const what = !recorded.size
       ? `server "${server.key}", which the class list does not record`
@@ -73,8 +75,9 @@ function staleProblems(server: CodexServer, tools: ClientTool[]): ClientRuleProb
         : undefined;
     if (what)
       found.push({
-        id: 'rule-stale',
-        message: `${setting.text} in ${at(setting)} names ${what}.`,
+        kind: 'rule-stale',
+        rule: setting.text,
+        why: what,
         fix: 'A typo or a removed tool: fix the name, or remove the setting.',
         file: setting.file,
         line: setting.line,
@@ -93,14 +96,15 @@ function hiding(server: CodexServer, tool: string): CodexSetting<unknown> | unde
 }
 
 /** A recorded tool's approval_mode that decides nothing, since the tool is hidden. */
-function shadowedProblems(server: CodexServer, recorded: Set<string>): ClientRuleProblem[] {
+function shadowedProblems(server: CodexServer, recorded: Set<string>): ClientProblem[] {
   return [...server.tools].flatMap(([tool, entry]) => {
     const by = entry.mode && recorded.has(tool) ? hiding(server, tool) : undefined;
     if (!entry.mode || !by) return [];
     return [
       {
-        id: 'rule-shadowed' as const,
-        message: `${entry.mode.text} in ${at(entry.mode)} decides nothing: Codex hides ${tool} (${by.text} in ${at(by)}), so it is never offered.`,
+        kind: 'rule-shadowed' as const,
+        rule: entry.mode.text,
+        why: `Codex hides ${tool} (${by.text} in ${at(by)}), so it is never offered`,
         fix: 'Remove one of the two, so the file says what Codex does.',
         file: entry.mode.file,
         line: entry.mode.line,
@@ -119,7 +123,7 @@ function recordedOf(server: CodexServer, tools: ClientTool[]): Set<string> {
 }
 
 /** Every problem of the committed Codex settings, given the recorded tools. */
-export function codexProblems(state: CodexState, tools: ClientTool[]): ClientRuleProblem[] {
+export function codexProblems(state: CodexState, tools: ClientTool[]): ClientProblem[] {
   return [...state.servers.values()].flatMap((server) => [
     ...ignoredProblems(server),
     ...staleProblems(server, tools),

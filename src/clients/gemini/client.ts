@@ -3,7 +3,7 @@ import {
   expectedDecision,
   type Client,
   type ClientFile,
-  type ClientRuleProblem,
+  type ClientProblem,
   type ClientTool,
 } from '../client.js';
 import { decideGemini, geminiToolName, namePatternMatches, type GeminiState } from './model.js';
@@ -92,8 +92,8 @@ function namedRules(state: GeminiState): Named[] {
 }
 
 /** Rules that name nothing: a glob Gemini compares whole, a bare name, a tool not recorded. */
-function nameProblems(state: GeminiState, tools: ClientTool[]): ClientRuleProblem[] {
-  const problems: ClientRuleProblem[] = [];
+function nameProblems(state: GeminiState, tools: ClientTool[]): ClientProblem[] {
+  const problems: ClientProblem[] = [];
   const servers = [...new Set(tools.map((t) => t.server))];
   const ofServer = (name: string) => servers.find((s) => name.startsWith(geminiToolName(s, '')));
   for (const r of namedRules(state))
@@ -101,8 +101,9 @@ function nameProblems(state: GeminiState, tools: ClientTool[]): ClientRuleProble
       const at = { file: r.file, line: r.line };
       if (name.includes('*') && name !== '*' && name !== 'mcp_*' && !/^mcp_.+_\*$/.test(name)) {
         problems.push({
-          id: 'rule-ignored',
-          message: `Gemini CLI compares ${JSON.stringify(name)} whole, as a name (its * matches only *, mcp_* and mcp_<server>_*): ${r.rule} matches no tool.`,
+          kind: 'rule-ignored',
+          rule: r.rule,
+          why: `Gemini CLI compares ${JSON.stringify(name)} whole, as a name (its * matches only *, mcp_* and mcp_<server>_*), so it matches no tool`,
           fix: 'Name each tool (mcp_<server>_<tool>), or use mcp_<server>_* for a whole server.',
           ...at,
         });
@@ -111,8 +112,9 @@ function nameProblems(state: GeminiState, tools: ClientTool[]): ClientRuleProble
       const bare = tools.find((t) => t.tool === name);
       if (bare && !r.rule.startsWith('tools.exclude') && !r.mcpName) {
         problems.push({
-          id: 'rule-ignored',
-          message: `Gemini CLI names the tool ${geminiToolName(bare.server, bare.tool)}: ${r.rule} does not match it.`,
+          kind: 'rule-ignored',
+          rule: r.rule,
+          why: `Gemini CLI names the tool ${geminiToolName(bare.server, bare.tool)}, so it does not match it`,
           fix: `Write ${geminiToolName(bare.server, bare.tool)}.`,
           ...at,
         });
@@ -128,8 +130,9 @@ function nameProblems(state: GeminiState, tools: ClientTool[]): ClientRuleProble
         )
       )
         problems.push({
-          id: 'rule-stale',
-          message: `${r.rule} names no tool the class list records for the ${server} server.`,
+          kind: 'rule-stale',
+          rule: r.rule,
+          why: `no tool the class list records for the ${server} server`,
           fix: 'Remove it, or rename it after the tool (rules --client gemini --write rewrites its own rules).',
           ...at,
         });
@@ -137,10 +140,10 @@ function nameProblems(state: GeminiState, tools: ClientTool[]): ClientRuleProble
   return problems;
 }
 
-function problems(state: GeminiState, tools: ClientTool[]): ClientRuleProblem[] {
-  const out: ClientRuleProblem[] = state.ignoredPolicies.map((file) => ({
-    id: 'rule-ignored',
-    message: `Gemini CLI 0.61.0 does not load policies from a workspace: ${file} counts for nothing.`,
+function problems(state: GeminiState, tools: ClientTool[]): ClientProblem[] {
+  const out: ClientProblem[] = state.ignoredPolicies.map((file) => ({
+    kind: 'rule-ignored',
+    why: 'Gemini CLI 0.61.0 does not load policies from a workspace, so the file counts for nothing',
     fix: `Move its rules to ${GEMINI_POLICY} and run gemini --policy ${GEMINI_POLICY}, or copy it to ~/.gemini/policies/.`,
     file,
     line: 1,
@@ -148,8 +151,9 @@ function problems(state: GeminiState, tools: ClientTool[]): ClientRuleProblem[] 
   const s = state.settings;
   for (const i of s?.ignored ?? [])
     out.push({
-      id: 'rule-ignored',
-      message: `${i.setting} in ${s?.path}: ${i.why}.`,
+      kind: 'rule-ignored',
+      rule: i.setting,
+      why: i.why,
       fix: 'Remove it from the workspace settings.',
       file: s?.path as string,
       line: i.line,
@@ -157,8 +161,8 @@ function problems(state: GeminiState, tools: ClientTool[]): ClientRuleProblem[] 
   const p = state.policy;
   if (p?.skipped)
     out.push({
-      id: 'rule-ignored',
-      message: `Gemini CLI skips the whole policy file ${p.path}: ${p.skipped.why}.`,
+      kind: 'rule-ignored',
+      why: `Gemini CLI skips the whole policy file for ${p.skipped.why}`,
       fix: 'Fix that rule: one rule Gemini refuses drops every rule of the file.',
       file: p.path,
       line: p.skipped.line,

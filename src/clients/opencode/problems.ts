@@ -1,4 +1,4 @@
-import type { ClientRuleProblem, ClientTool } from '../client.js';
+import type { ClientProblem, ClientTool } from '../client.js';
 import {
   globMatch,
   opencodeName,
@@ -54,17 +54,18 @@ function prefixes(state: OpencodeState, tools: ClientTool[]): string[] {
 }
 
 /** Every problem of the committed opencode permission keys, given the recorded tools. */
-export function opencodeProblems(state: OpencodeState, tools: ClientTool[]): ClientRuleProblem[] {
+export function opencodeProblems(state: OpencodeState, tools: ClientTool[]): ClientProblem[] {
   const names = tools.map((t) => opencodeName(t.server, t.tool));
-  const found: ClientRuleProblem[] = [];
+  const found: ClientProblem[] = [];
   const servers = prefixes(state, tools);
   state.rules.forEach((rule, i) => {
     const never = neverMatches(rule, names);
     const matched = names.filter((n) => globMatch(n, rule.key));
     if (never) {
       found.push({
-        id: 'rule-ignored',
-        message: `${rule.text} in ${at(rule)} decides nothing: ${never}.`,
+        kind: 'rule-ignored',
+        rule: rule.text,
+        why: never,
         fix: 'Write the key as opencode names the tool (<server>_<tool>, with _ for other characters), or remove it.',
         file: rule.file,
         line: rule.line,
@@ -73,8 +74,9 @@ export function opencodeProblems(state: OpencodeState, tools: ClientTool[]): Cli
     }
     if (!matched.length && servers.some((p) => rule.key.startsWith(p))) {
       found.push({
-        id: 'rule-stale',
-        message: `${rule.text} in ${at(rule)} names no tool the class list records.`,
+        kind: 'rule-stale',
+        rule: rule.text,
+        why: 'no tool the class list records',
         fix: 'A typo or a removed tool: fix the name, or remove the key.',
         file: rule.file,
         line: rule.line,
@@ -87,8 +89,9 @@ export function opencodeProblems(state: OpencodeState, tools: ClientTool[]): Cli
       .find((r) => globMatch('*', r.pattern) && covers(r.key, rule.key));
     if (later)
       found.push({
-        id: 'rule-shadowed',
-        message: `${rule.text} in ${at(rule)} decides nothing: ${later.text} (${at(later)}) comes after it and matches every tool it does, and in opencode the last matching key wins.`,
+        kind: 'rule-shadowed',
+        rule: rule.text,
+        why: `${later.text} (${at(later)}) comes after it and matches every tool it does, and in opencode the last matching key wins`,
         fix: 'Move the narrower key after the broader one, or remove one of the two.',
         file: rule.file,
         line: rule.line,

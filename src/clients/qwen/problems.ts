@@ -1,4 +1,4 @@
-import type { ClientRuleProblem, ClientTool } from '../client.js';
+import type { ClientProblem, ClientTool } from '../client.js';
 import {
   qwenName,
   ruleMatches,
@@ -14,7 +14,6 @@ import {
  * at a recorded server that names none of its recorded tools. Pure.
  */
 
-const at = (r: QwenRule) => `${r.file} line ${r.line}`;
 const quoted = (r: QwenRule) => `"${r.rule}" in permissions.${r.list}`;
 
 /** Why a rule meant for a recorded tool never matches it, or undefined when not. */
@@ -34,8 +33,8 @@ function neverMatches(rule: QwenRule, tools: ClientTool[]): string | undefined {
 }
 
 /** Every problem of the committed Qwen Code rules, given the recorded tools. */
-export function qwenProblems(state: QwenState, tools: ClientTool[]): ClientRuleProblem[] {
-  const found: ClientRuleProblem[] = [];
+export function qwenProblems(state: QwenState, tools: ClientTool[]): ClientProblem[] {
+  const found: ClientProblem[] = [];
   const servers = [...new Set(tools.map((t) => t.server))];
   for (const rule of state.rules) {
     if (tools.some((t) => ruleMatches(rule.rule, t.server, t.tool))) continue;
@@ -43,8 +42,9 @@ export function qwenProblems(state: QwenState, tools: ClientTool[]): ClientRuleP
     const where = { file: rule.file, line: rule.line };
     if (never) {
       found.push({
-        id: 'rule-ignored',
-        message: `Qwen Code: ${quoted(rule)} (${at(rule)}) decides nothing: ${never}.`,
+        kind: 'rule-ignored',
+        rule: quoted(rule),
+        why: never,
         fix: 'Write the rule as mcp__<server key>__<tool>, mcp__<server key> or a prefix ending in *, or remove it.',
         ...where,
       });
@@ -56,8 +56,9 @@ export function qwenProblems(state: QwenState, tools: ClientTool[]): ClientRuleP
     );
     if (server !== undefined && !text.endsWith('*'))
       found.push({
-        id: 'rule-stale',
-        message: `Qwen Code: ${quoted(rule)} (${at(rule)}) names no tool the class list records for the ${server} server.`,
+        kind: 'rule-stale',
+        rule: quoted(rule),
+        why: `no tool the class list records for the ${server} server`,
         fix: 'A typo or a removed tool: fix the name, or remove the rule (rules --client qwen --write rewrites its own rules).',
         ...where,
       });

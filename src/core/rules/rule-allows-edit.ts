@@ -1,3 +1,4 @@
+import { allowsUnasked } from '../client-words.js';
 import { defineRule } from './rule.js';
 
 export default defineRule({
@@ -6,4 +7,5 @@ export default defineRule({
   approvable: false,
   summary: 'a client rule or default lets an edit tool run without asking',
   clears: '`rules --write` (or fix the rule), or map the class to allow in `clientRules`',
+  check: { phase: 'client', run: (context, raise) => allowsUnasked('edit', context, raise) },
 });

@@ -1,3 +1,4 @@
+import { problemCheck } from '../client-words.js';
 import { defineRule } from './rule.js';
 
 export default defineRule({
@@ -7,4 +8,5 @@ export default defineRule({
   summary:
     'a client rule or setting the client skips (Claude Code: an allow glob outside the tool part, parentheses, whitespace, a repo-controlled bypassPermissions, allow rules of a tracked settings.local.json)',
   clears: 'rewrite the rule or setting as the finding suggests',
+  check: { phase: 'client', run: problemCheck('rule-ignored', 'is ignored:') },
 });

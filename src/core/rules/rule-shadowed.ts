@@ -1,3 +1,4 @@
+import { problemCheck } from '../client-words.js';
 import { defineRule } from './rule.js';
 
 export default defineRule({
@@ -6,4 +7,5 @@ export default defineRule({
   approvable: false,
   summary: 'a client allow rule made dead by a broader ask or deny',
   clears: 'remove the dead allow rule',
+  check: { phase: 'client', run: problemCheck('rule-shadowed', 'decides nothing:') },
 });

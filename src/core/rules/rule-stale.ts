@@ -1,3 +1,4 @@
+import { problemCheck } from '../client-words.js';
 import { defineRule } from './rule.js';
 
 export default defineRule({
@@ -6,4 +7,5 @@ export default defineRule({
   approvable: false,
   summary: 'a client rule naming a server or tool the class list does not record',
   clears: '`rules --write`, or remove the rule',
+  check: { phase: 'client', run: problemCheck('rule-stale', 'names') },
 });

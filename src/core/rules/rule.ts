@@ -114,10 +114,81 @@ export interface JustificationsFacts {
   absent?: { deletedAt?: string };
 }
 
+/** What a client does when the model calls a tool: run it, ask the user, refuse, or not offer it. */
+export const CLIENT_DECISIONS = ['allow', 'ask', 'deny', 'hidden'] as const;
+export type ClientDecision = (typeof CLIENT_DECISIONS)[number];
+
+/** A tool's effective decision in one client, and what made it. */
+export interface ClientVerdict {
+  decision: ClientDecision;
+  /** The rule or setting that decided, as written in the file (absent for a built-in default). */
+  rule?: string;
+  file?: string;
+  /** 1-based line of `rule` in `file`. */
+  line?: number;
+  /**
+   * Set when the client decided on its own, from the annotations or a default, with no rule of
+   * the class list's shape (Codex's `auto`, opencode's default allow): says how, for people.
+   */
+  byClient?: string;
+}
+
+/** The client rules raised from a client's own problems (the rest are raised from verdicts). */
+export const CLIENT_PROBLEM_KINDS = [
+  'rule-ignored',
+  'rule-stale',
+  'rule-shadowed',
+  'settings-ignored',
+] as const;
+export type ClientProblemKind = (typeof CLIENT_PROBLEM_KINDS)[number];
+
+/**
+ * Something wrong with a client's rule or file itself, not one tool: a rule the client skips, one
+ * that names nothing recorded or decides nothing, a file it drops whole. The client says what and
+ * why in its own terms; the rule of `kind` words the finding (client, subject, file and line).
+ */
+export interface ClientProblem {
+  kind: ClientProblemKind;
+  /** The rule or setting as the client's file writes it (`allow rule "mcp__x"`); absent for a whole file. */
+  rule?: string;
+  file: string;
+  /** 1-based; absent is line 1. */
+  line?: number;
+  /** Why, in the client's terms: what it skips, names or does instead (no final period). */
+  why: string;
+  fix: string;
+}
+
+/**
+ * What a client rule reads: one client's verdict on one recorded tool (rule-allows-delete,
+ * rule-allows-edit, rule-unset), or one of its problems (rule-ignored, rule-stale, rule-shadowed,
+ * settings-ignored). Plain data that clients/judge.ts builds from the Client seam's answers.
+ */
+export interface ClientContext {
+  /** The client's id and the name people know it by ("Codex CLI"). */
+  client: { id: string; label: string };
+  /** The command that writes the class list's rules into the client's file, for a fix. */
+  rulesCommand: string;
+  tool?: {
+    /** The tool's name as the server sent it. */
+    name: string;
+    /** The tool as the client names it (`mcp__notes__add`, `notes_add`). */
+    named: string;
+    class: ToolClass;
+    /** The decision the class list maps it to. */
+    expected: Exclude<ClientDecision, 'hidden'>;
+    verdict: ClientVerdict;
+    /** What the check takes for granted in an allow (Claude Code: a trusted workspace). */
+    assumes?: string;
+  };
+  problem?: ClientProblem;
+  /** Whether the client lets a recorded delete tool through unrefused (settings-ignored's severity). */
+  deleteExposed?: boolean;
+}
+
 /**
  * The phases of the audit a rule's check runs in, each with what the check reads. A rule
- * without a check (the client settings' rules, for now) is raised by the step it is about: its
- * file still holds all that is said of it.
+ * without a check is raised by the step it is about: its file still holds all that is said of it.
  */
 export interface Phases {
   tool: ToolContext;
@@ -126,6 +197,7 @@ export interface Phases {
   drift: DriftContext;
   eras: ErasContext;
   run: RunContext;
+  client: ClientContext;
 }
 export type Phase = keyof Phases;
 
