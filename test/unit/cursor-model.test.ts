@@ -1,6 +1,7 @@
 // The Cursor model (src/clients/cursor/): its files and names, mcpAllowlist matching with `*`,
 // the decision per tool, the problems of the entries, and the written rules. From Cursor's
 // documentation only: no Cursor runs here.
+import { wordedProblems } from '../support/client-problems.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cursor } from '../../src/clients/cursor/index.js';
 import { entryMatches } from '../../src/clients/cursor/model.js';
@@ -79,7 +80,7 @@ describe('Cursor problems', () => {
     const state = read({
       [PERMISSIONS]: allowlist(7, 'mcp__notes__list_notes', 'notes', 'notes:remove_note', 'x:y'),
     });
-    expect(cursor.problems(state, notesByClass()).map((p) => [p.id, p.line])).toEqual([
+    expect(wordedProblems(cursor, state, notesByClass()).map((p) => [p.id, p.line])).toEqual([
       ['rule-ignored', 4],
       ['rule-ignored', 5],
       ['rule-ignored', 6],

@@ -1,6 +1,7 @@
 // The VS Code model (src/clients/vscode/): its files and names, the decision per tool from the
 // annotations and chat.tools.eligibleForAutoApproval, the problems of a workspace's settings, and
 // the written rules. From VS Code's documentation only: no VS Code runs here.
+import { wordedProblems } from '../support/client-problems.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { vscode } from '../../src/clients/vscode/index.js';
 import { AuditError } from '../../src/errors.js';
@@ -99,7 +100,7 @@ describe('VS Code problems', () => {
     expect(vscode.configures(s)).toBe(true);
     // Nothing runs unasked because of it.
     expect(vscode.decide(s, notesByClass()[2]!).decision).toBe('ask');
-    const [problem, ...rest] = vscode.problems(s, notesByClass());
+    const [problem, ...rest] = wordedProblems(vscode, s, notesByClass());
     expect(rest).toEqual([]);
     expect(problem).toMatchObject({ id: 'rule-ignored', file: SETTINGS, line: 2 });
     expect(problem?.message).toContain('machine scope');
@@ -115,7 +116,7 @@ describe('VS Code problems', () => {
         },
       }),
     });
-    expect(vscode.problems(s, notesByClass()).map((p) => [p.id, p.line])).toEqual([
+    expect(wordedProblems(vscode, s, notesByClass()).map((p) => [p.id, p.line])).toEqual([
       ['rule-ignored', 3],
       ['rule-stale', 4],
     ]);

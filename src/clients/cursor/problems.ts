@@ -1,5 +1,5 @@
-import type { ClientRuleProblem, ClientTool } from '../client.js';
-import { ALLOWLIST, cursorName, entryMatches, entryParts, type CursorEntry } from './model.js';
+import type { ClientProblem, ClientTool } from '../client.js';
+import { ALLOWLIST, cursorName, entryMatches, entryParts } from './model.js';
 import type { CursorState } from './model.js';
 
 /*
@@ -7,8 +7,6 @@ import type { CursorState } from './model.js';
  * match a tool (not a string, not server:tool, Claude Code's mcp__ form), and one naming a
  * recorded server but none of its recorded tools. Pure.
  */
-
-const at = (e: CursorEntry) => `${e.file} line ${e.line}`;
 
 /** Why an entry never matches an MCP tool, or undefined when it may. */
 function neverMatches(entry: unknown): string | undefined {
@@ -20,8 +18,8 @@ function neverMatches(entry: unknown): string | undefined {
 }
 
 /** Every problem of the committed Cursor allowlist, given the recorded tools. */
-export function cursorProblems(state: CursorState, tools: ClientTool[]): ClientRuleProblem[] {
-  const found: ClientRuleProblem[] = [];
+export function cursorProblems(state: CursorState, tools: ClientTool[]): ClientProblem[] {
+  const found: ClientProblem[] = [];
   const servers = new Set(tools.map((t) => t.server));
   for (const e of state.allowlist) {
     const where = { file: e.file, line: e.line };
@@ -29,8 +27,9 @@ export function cursorProblems(state: CursorState, tools: ClientTool[]): ClientR
     const never = neverMatches(e.entry);
     if (never) {
       found.push({
-        id: 'rule-ignored',
-        message: `Cursor: ${shown} in ${ALLOWLIST} (${at(e)}) decides nothing: ${never}.`,
+        kind: 'rule-ignored',
+        rule: `${shown} in ${ALLOWLIST}`,
+        why: never,
         fix: `Write the entry as ${cursorName('<server>', '<tool>')}, or remove it.`,
         ...where,
       });
@@ -40,8 +39,9 @@ export function cursorProblems(state: CursorState, tools: ClientTool[]): ClientR
     if (!servers.has(server)) continue;
     if (!tools.some((t) => entryMatches(e.entry, t.server, t.tool)))
       found.push({
-        id: 'rule-stale',
-        message: `Cursor: ${shown} in ${ALLOWLIST} (${at(e)}) names no tool the class list records for the ${server} server.`,
+        kind: 'rule-stale',
+        rule: `${shown} in ${ALLOWLIST}`,
+        why: `no tool the class list records for the ${server} server`,
         fix: 'A typo or a removed tool: fix the name, or remove the entry.',
         ...where,
       });

@@ -1,4 +1,4 @@
-import type { ClientRuleProblem, ClientTool } from '../client.js';
+import type { ClientProblem, ClientTool } from '../client.js';
 import { ELIGIBLE, eligibleKeys, type VscodeState } from './model.js';
 
 /*
@@ -11,12 +11,13 @@ import { ELIGIBLE, eligibleKeys, type VscodeState } from './model.js';
 const shown = (value: unknown): string => JSON.stringify(value) ?? String(value);
 
 /** Every problem of the committed VS Code settings, given the recorded tools. */
-export function vscodeProblems(state: VscodeState, tools: ClientTool[]): ClientRuleProblem[] {
-  const found: ClientRuleProblem[] = [];
+export function vscodeProblems(state: VscodeState, tools: ClientTool[]): ClientProblem[] {
+  const found: ClientProblem[] = [];
   for (const s of state.ignored)
     found.push({
-      id: 'rule-ignored',
-      message: `VS Code: "${s.key}": ${shown(s.value)} in ${s.file} line ${s.line} does nothing: VS Code reads ${s.key} only from each user's own settings (machine scope), never from a workspace's, so it neither lets tools run unasked nor stops them.`,
+      kind: 'rule-ignored',
+      rule: `"${s.key}": ${shown(s.value)}`,
+      why: `VS Code reads ${s.key} only from each user's own settings (machine scope), never from a workspace's, so it neither lets tools run unasked nor stops them`,
       fix: `Remove it from ${s.file}: each user sets it in their user settings, or an organization policy does.`,
       file: s.file,
       line: s.line,
@@ -26,8 +27,9 @@ export function vscodeProblems(state: VscodeState, tools: ClientTool[]): ClientR
     const where = { file: e.file, line: e.line };
     if (typeof e.value !== 'boolean') {
       found.push({
-        id: 'rule-ignored',
-        message: `VS Code: "${e.key}": ${shown(e.value)} in ${ELIGIBLE} (${e.file} line ${e.line}) is not true or false, so it does not restrict the tool.`,
+        kind: 'rule-ignored',
+        rule: `"${e.key}": ${shown(e.value)} in ${ELIGIBLE}`,
+        why: 'it is not true or false, so it does not restrict the tool',
         fix: 'Write false to make the tool always ask, or remove the entry.',
         ...where,
       });
@@ -37,8 +39,9 @@ export function vscodeProblems(state: VscodeState, tools: ClientTool[]): ClientR
     if (slash < 0 || !servers.has(e.key.slice(0, slash))) continue;
     if (!tools.some((t) => eligibleKeys(t).includes(e.key)))
       found.push({
-        id: 'rule-stale',
-        message: `VS Code: "${e.key}" in ${ELIGIBLE} (${e.file} line ${e.line}) names no tool the class list records for the ${e.key.slice(0, slash)} server.`,
+        kind: 'rule-stale',
+        rule: `"${e.key}" in ${ELIGIBLE}`,
+        why: `no tool the class list records for the ${e.key.slice(0, slash)} server`,
         fix: 'A typo or a removed tool: fix the name, or remove the entry.',
         ...where,
       });
