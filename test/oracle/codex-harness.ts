@@ -1,25 +1,20 @@
 // The real Codex CLI, run offline against a local Responses API stand-in
-// (test/support/responses-api.ts): one project and one CODEX_HOME per case, the user's config
-// trusting the project, the case's .codex/config.toml committed in it. It calls the tools, and
+// (test/support/responses-api.ts): one repository and one CODEX_HOME per case, the user's config
+// trusting the repository, the case's .codex/config.toml committed in it. It calls the tools, and
 // what it did with each (ran, asked, hid) is read from `codex exec --json` and the stand-in.
 // Readiness: a second server (the canary, the notes server --read-only, approve) is in every
 // user config; a run whose first request did not offer it is retried a bounded number of times,
 // then fails as a harness failure, never read as a decision.
-import { spawn } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ClientDecision } from '../../src/clients/client.js';
 import { codex } from '../../src/clients/codex/index.js';
 import { tomlString } from '../../src/clients/codex/toml.js';
 import { EXAMPLE, tempDir } from '../support/cli.js';
-import type { ToolCall } from '../support/model-api.js';
 import { startResponsesApi } from '../support/responses-api.js';
-import { INPUT, TOOLS } from './harness.js';
+import { INPUT, TOOLS, installed, jsonLines, retried, runClient, type Call } from './harness.js';
 
-/** How many times a run in which the canary was never offered is tried before giving up. */
-const ATTEMPTS = 3;
-const CANARY = 'mcp__canary__list_notes';
+const CANARY: Call = { name: 'mcp__canary__list_notes', tool: 'list_notes', input: {} };
 const TARGETS: Record<string, string> = {
   'linux-x64': 'x86_64-unknown-linux-musl',
   'linux-arm64': 'aarch64-unknown-linux-musl',
@@ -29,15 +24,13 @@ const TARGETS: Record<string, string> = {
 
 /** The native binary from the platform package (no install script needed to place it). */
 export function codexBinary(): string {
-  const require = createRequire(join(dirname(new URL(import.meta.url).pathname), 'package.json'));
   const platform = `${process.platform}-${process.arch}`;
-  const target = TARGETS[platform];
-  try {
-    const dir = dirname(require.resolve(`@openai/codex-${platform}/package.json`));
-    return join(dir, 'vendor', target ?? '', 'bin', 'codex');
-  } catch {
-    throw new Error(`No @openai/codex binary for ${platform}: run npm run oracles:install.`);
-  }
+  const target = TARGETS[platform] ?? '';
+  return installed(
+    '@openai/codex binary',
+    [`@openai/codex-${platform}`],
+    `vendor/${target}/bin/codex`,
+  );
 }
 
 /** A server table for the config: the example server (or `args` given) under `key`, required. */
@@ -51,13 +44,13 @@ export interface CodexCase {
   project?: string;
   /** Tables added to the user's ~/.codex/config.toml (a server the project file only tunes). */
   user?: string;
-  /** The tools to call, by full name (default: the notes tools under mcp__notes). */
-  calls?: ToolCall[];
+  /** The tools to call (default: the notes tools under mcp__notes). */
+  calls?: Call[];
 }
 
 /** The notes tools' calls under a namespace (mcp__<normalised key>). */
-export function notesCalls(namespace = 'mcp__notes'): ToolCall[] {
-  return TOOLS.map((t) => ({ name: `${namespace}__${t}`, input: INPUT[t] ?? {} }));
+export function notesCalls(namespace = 'mcp__notes'): Call[] {
+  return TOOLS.map((t) => ({ name: `${namespace}__${t}`, tool: t, input: INPUT[t] ?? {} }));
 }
 
 interface Event {
@@ -71,7 +64,7 @@ interface Event {
   };
 }
 
-/** The user config: the stand-in as model provider, the project trusted, the canary. */
+/** The user config: the stand-in as model provider, the repository trusted, the canary. */
 function userConfig(apiUrl: string, dir: string, extra = ''): string {
   return `model = "stand-in"
 model_provider = "standin"
@@ -90,52 +83,9 @@ ${serverTable('canary', [EXAMPLE, '--read-only'])}default_tools_approval_mode = 
 ${extra}`;
 }
 
-/** Runs `codex exec --json` in the project; stops its process group once the turn is over. */
-function runCodex(
-  dir: string,
-  home: string,
-): Promise<{ code: number | null; events: Event[]; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const args = ['exec', '--skip-git-repo-check', '--json', 'Use the notes tools.'];
-    const child = spawn(codexBinary(), args, {
-      cwd: dir,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH, HOME: home, CODEX_HOME: home, STANDIN_API_KEY: 'dummy' },
-    });
-    let stdout = '';
-    let stderr = '';
-    const kill = () => {
-      try {
-        process.kill(-(child.pid as number), 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    };
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-      // The result is out: nothing after the turn's end decides anything.
-      if (/"type":"turn\.(completed|failed)"/.test(stdout)) kill();
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    // A hang guard only: a run ends in seconds.
-    const timer = setTimeout(kill, 150_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      kill();
-      const events = stdout
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as Event);
-      resolve({ code, events, stderr });
-    });
-  });
-}
-
 /** What Codex did with one call, from its events and what the stand-in got back. */
 function verdict(
-  call: ToolCall,
+  call: Call,
   events: Event[],
   offered: Set<string>,
   output: string | undefined,
@@ -163,44 +113,46 @@ function verdict(
 }
 
 /** One run; undefined when the canary was never offered (Codex was not ready). */
-async function attempt(c: CodexCase): Promise<Record<string, ClientDecision> | undefined> {
+async function attempt(
+  dir: string,
+  c: CodexCase,
+): Promise<Record<string, ClientDecision> | undefined> {
   const api = await startResponsesApi();
   try {
-    const dir = await tempDir();
     const home = await tempDir();
     await writeFile(join(home, 'config.toml'), userConfig(api.url, dir, c.user));
-    if (c.project !== undefined) {
-      await mkdir(join(dir, '.codex'));
-      await writeFile(join(dir, '.codex/config.toml'), c.project);
-    }
     const calls = c.calls ?? notesCalls();
-    api.expect([...calls, { name: CANARY, input: {} }]);
-    const run = await runCodex(dir, home);
+    api.expect([...calls, CANARY]);
+    const run = await runClient(
+      codexBinary(),
+      ['exec', '--skip-git-repo-check', '--json', 'Use the notes tools.'],
+      {
+        cwd: dir,
+        env: { HOME: home, CODEX_HOME: home, STANDIN_API_KEY: 'dummy' },
+        // The result is out at the turn's end: nothing after it decides anything.
+        done: (stdout) => /"type":"turn\.(completed|failed)"/.test(stdout),
+      },
+    );
+    const events = jsonLines<Event>(run.stdout);
     const offered = new Set(api.offered());
     // Codex that refused its config never asks the model: that is the case's failure, not a race.
-    if (!offered.has(CANARY) && !run.events.some((e) => e.type === 'turn.started'))
+    if (!offered.has(CANARY.name) && !events.some((e) => e.type === 'turn.started'))
       throw new Error(`codex exited ${run.code} before its first turn: ${run.stderr.slice(-800)}`);
-    if (!offered.has(CANARY)) return undefined;
-    if (!run.events.some((e) => e.type === 'turn.completed'))
+    if (!offered.has(CANARY.name)) return undefined;
+    if (!events.some((e) => e.type === 'turn.completed'))
       throw new Error(`codex exited ${run.code} with no finished turn: ${run.stderr.slice(-800)}`);
     const outputs = api.outputs();
-    if (verdict({ name: CANARY, input: {} }, run.events, offered, outputs.get(CANARY)) !== 'allow')
+    if (verdict(CANARY, events, offered, outputs.get(CANARY.name)) !== 'allow')
       throw new Error('harness: the canary did not run');
     return Object.fromEntries(
-      calls.map((call) => [call.name, verdict(call, run.events, offered, outputs.get(call.name))]),
+      calls.map((call) => [call.tool, verdict(call, events, offered, outputs.get(call.name))]),
     );
   } finally {
     await api.close();
   }
 }
 
-/** What Codex did with each call (by full name), retrying a run in which it was not ready. */
-export async function observeCodex(c: CodexCase): Promise<Record<string, ClientDecision>> {
-  for (let n = 0; n < ATTEMPTS; n++) {
-    const got = await attempt(c);
-    if (got) return got;
-  }
-  throw new Error(
-    `harness failure: Codex never offered the canary server's tools in ${ATTEMPTS} runs; this is not a decision`,
-  );
+/** What Codex did with each call (by tool name) in the repository, retried while not ready. */
+export function observeCodex(dir: string, c: CodexCase): Promise<Record<string, ClientDecision>> {
+  return retried('Codex', () => attempt(dir, c));
 }

@@ -1,12 +1,12 @@
-// The real Gemini CLI is the oracle for the Gemini model (src/clients/gemini/): for each committed
-// config below, what the model predicts for list_notes, add_note and delete_note of the example
-// server must be what Gemini does, interactive (over ACP) and headless (-p). Skipped with
-// SKIP_ORACLES=1.
-import { describe, expect, it } from 'vitest';
-import type { ClassDecisions, ClientTool } from '../../src/clients/client.js';
+// The real Gemini CLI is the oracle for check's Gemini verdicts: for each committed config below,
+// in a temporary repository, check predicts what Gemini does with list_notes, add_note and
+// delete_note of the example server (tools[].clients.gemini of its JSON report), and the real
+// binary, in the same repository, must do it: interactive (over ACP) and headless (-p). Skipped
+// with SKIP_ORACLES=1.
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ClassDecisions, ClientVerdict } from '../../src/clients/client.js';
 import { gemini } from '../../src/clients/gemini/client.js';
-import { decideGemini, hiddenBy } from '../../src/clients/gemini/model.js';
-import { EXAMPLE } from '../support/cli.js';
+import { EXAMPLE, removeTempDirs } from '../support/cli.js';
 import { notesByClass } from '../support/client-tools.js';
 import {
   caseFiles,
@@ -17,10 +17,11 @@ import {
   type GeminiRun,
   type Observation,
 } from './gemini-harness.js';
-import { pooled, type Observed } from './harness.js';
+import { DOTTED_KEY, TOOLS, expectPredicted, pooled, predict, type Observed } from './harness.js';
 
 const skip = process.env.SKIP_ORACLES === '1';
 await gemini.load?.();
+afterAll(removeTempDirs);
 
 const MAPPING: ClassDecisions = { read: 'allow', edit: 'ask', delete: 'deny' };
 const SERVER = { command: process.execPath, args: [EXAMPLE] };
@@ -99,6 +100,8 @@ const PLAIN: [string, GeminiCase][] = [
   ],
   ['server key my.notes', { key: 'my.notes', workspace: { mcp: { allowed: ['my.notes'] } } }],
 ];
+/** Cases check is known to predict wrong, by name: why (each checks that it still does). */
+const KNOWN: Record<string, string> = { 'server key my.notes': DOTTED_KEY };
 
 /** Configs with the committed rules file passed as --policy (one process each). */
 const POLICIES: [string, string, GeminiCase][] = [
@@ -145,19 +148,31 @@ const HEADLESS: [string, string | undefined, GeminiCase][] = [
   ],
 ];
 
-const probe: ClientTool = { ...(notesByClass(PROBE)[0] as ClientTool) };
-const asObserved = (d: string): Observed => (d === 'allow' || d === 'ask' ? d : 'deny');
+/**
+ * What Gemini does, from check's verdict (interactive, as Gemini's terminal and editors run it).
+ * Headless (-p), as check's `rules --client gemini` notes say, Gemini refuses a tool that asks and
+ * offers no tool that no rule allows: an ask no rule decided is not offered, and trust: true
+ * (which runs an asking tool interactively) no longer overrides the rule that asks. Where no
+ * committed file configures Gemini, check judges nothing: Gemini asks (headless: offers nothing).
+ */
+function observable(v: ClientVerdict | undefined, interactive: boolean): Observed {
+  if (!v) return interactive ? 'ask' : 'deny';
+  if (v.decision === 'hidden' || v.decision === 'deny') return 'deny';
+  if (interactive) return v.decision;
+  if (v.decision === 'ask') return v.rule === undefined ? 'deny' : 'ask';
+  return v.byClient !== undefined && v.rule?.endsWith('trust: true') ? 'ask' : 'allow';
+}
 
-/** The model's decisions for the case's committed files. */
-function predicted(c: GeminiCase, folder: CaseFiles, interactive: boolean) {
-  const state = gemini.read(folder.files);
+/** What check predicts in the case's repository, and whether the probe's tool is offered there. */
+async function predicted(c: GeminiCase, folder: CaseFiles, interactive: boolean) {
+  const notes = { key: c.key ?? 'notes', args: [EXAMPLE] };
+  const { servers } = await predict(folder.dir, [notes, PROBE]);
+  const verdicts = servers[0]?.gemini;
   const decisions = Object.fromEntries(
-    notesByClass(c.key).map((t) => [
-      t.tool,
-      asObserved(decideGemini(state, t, interactive).decision),
-    ]),
+    TOOLS.map((t) => [t, observable(verdicts?.[t], interactive)]),
   );
-  return { decisions, expectsMcp: !c.untrusted && hiddenBy(state, probe) === undefined };
+  const probe = servers[1]?.gemini?.list_notes;
+  return { decisions, expectsMcp: !c.untrusted && probe?.decision !== 'hidden' };
 }
 
 // Processes at once: each is a Gemini CLI with two servers a session.
@@ -169,9 +184,17 @@ function group(run: GeminiRun, interactive: boolean) {
   return () =>
     (result ??= slot(async () => {
       const folders = await Promise.all(run.cases.map((c) => caseFiles(c, run.policy)));
-      const models = run.cases.map((c, i) => predicted(c, folders[i] as CaseFiles, interactive));
-      const seen = await observeGemini(run, folders, (i) => models[i]?.expectsMcp ?? true);
-      return { seen, expected: models.map((m) => m.decisions) };
+      // check runs beside the client: the harness asks whether a case expects MCP tools after.
+      const models = Promise.all(
+        run.cases.map((c, i) => predicted(c, folders[i] as CaseFiles, interactive)),
+      );
+      models.catch(() => undefined); // awaited below; not unhandled while the client runs
+      const seen = await observeGemini(
+        run,
+        folders,
+        async (i) => (await models)[i]?.expectsMcp ?? true,
+      );
+      return { seen, expected: (await models).map((m) => m.decisions) };
     }));
 }
 
@@ -194,10 +217,10 @@ const headless = HEADLESS.map(([, policy, c]) =>
 // The timeout is a hang guard for a group that waits its turn in the pool.
 describe
   .skipIf(skip)
-  .concurrent('the real Gemini CLI agrees with the Gemini model', { timeout: 600_000 }, () => {
-    it.each(PLAIN.map(([name], i) => [name, i] as const))('interactive, %s', async (_name, i) => {
+  .concurrent('the real Gemini CLI does what check predicts', { timeout: 600_000 }, () => {
+    it.each(PLAIN.map(([name], i) => [name, i] as const))('interactive, %s', async (name, i) => {
       const { seen, expected } = await plain();
-      expect(seen[i]?.observed).toEqual(expected[i]);
+      expectPredicted(expected[i], seen[i]?.observed, KNOWN[name]);
     });
 
     it('an untrusted folder starts no MCP server, the user’s own included', async () => {
@@ -212,13 +235,13 @@ describe
       async (_name, i) => {
         const { run, index } = policies[i] as (typeof policies)[number];
         const { seen, expected } = await run();
-        expect(seen[index]?.observed).toEqual(expected[index]);
+        expectPredicted(expected[index], seen[index]?.observed);
       },
     );
 
     it.each(HEADLESS.map(([name], i) => [name, i] as const))('%s', async (_name, i) => {
       const { seen, expected } = await (headless[i] as ReturnType<typeof group>)();
-      expect(seen[0]?.observed).toEqual(expected[0]);
+      expectPredicted(expected[0], seen[0]?.observed);
     });
 
     it('with the rules file, list_notes runs, add_note asks and delete_note is refused', async () => {

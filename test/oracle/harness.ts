@@ -1,259 +1,241 @@
-// The real Claude Code, run offline against a local model stand-in (test/support/model-api.ts):
-// one project per case, with the example server in .mcp.json under a given key and the case's
-// settings files; it tries list_notes, add_note and delete_note, and what it did with each (ran,
-// asked, refused) is read from what came back. A run in which Claude Code never connected the
-// server is retried a bounded number of times, then fails as a harness failure, never as "deny".
-import { execFile, spawn } from 'node:child_process';
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+// What every oracle shares: the notes tools it calls, how a real client is started and stopped
+// (its process group, by its pid, once the result is out), the bounded retry of a run in which the
+// client never offered the server's tools (a harness failure, never a decision), and what `check`
+// predicts: the built CLI's JSON report on the same committed config in the same temporary
+// repository, per tool per client (`tools[].clients.<client>`, `claudeCode` for Claude Code).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import { EXAMPLE, ROOT, runCli, tempDir, type Run } from '../support/cli.js';
-import { startModelApi } from '../support/model-api.js';
+import { expect } from 'vitest';
+import type { ClientDecision, ClientVerdict } from '../../src/clients/client.js';
+import { EXAMPLE, runCli, tempDir, type Run } from '../support/cli.js';
+import type { ToolCall } from '../support/model-api.js';
 
-export type Observed = 'allow' | 'ask' | 'deny';
+export type Observed = ClientDecision;
 export const TOOLS = ['list_notes', 'add_note', 'delete_note'] as const;
 export const INPUT: Record<string, Record<string, unknown>> = {
   list_notes: {},
   add_note: { title: 'groceries', body: 'milk' },
   delete_note: { note_id: 1 },
 };
-/** How many times a run whose server never connected is tried before the harness gives up. */
-const ATTEMPTS = 3;
+/** A call the stand-in model makes: the name the client offers, and the tool's own name. */
+export interface Call extends ToolCall {
+  tool: string;
+}
+/** How many times a run in which the client never offered the server's tools is tried. */
+export const ATTEMPTS = 3;
+/** A hang guard only: a run ends in seconds, and a test waits for events, never for this. */
+const HANG_GUARD_MS = 240_000;
 
-/** The native binary from the platform package (no install script needed to place it). */
-export function claudeBinary(): string {
-  const require = createRequire(import.meta.url);
-  const platform = `${process.platform}-${process.arch}`;
-  for (const pkg of [
-    `@anthropic-ai/claude-code-${platform}`,
-    `@anthropic-ai/claude-code-${platform}-musl`,
-  ])
+/** Resolves a package of the oracles' own install (test/oracle/package.json). */
+export const oracleRequire = createRequire(new URL('package.json', import.meta.url));
+
+/** The first of `packages` installed, as `path` inside it (a platform package's native binary). */
+export function installed(label: string, packages: string[], path: string): string {
+  for (const pkg of packages)
     try {
-      return join(
-        dirname(require.resolve(`${pkg}/package.json`)),
-        process.platform === 'win32' ? 'claude.exe' : 'claude',
-      );
+      return join(dirname(oracleRequire.resolve(`${pkg}/package.json`)), path);
     } catch {
-      // Not this variant.
+      // The next variant.
     }
-  throw new Error(`No @anthropic-ai/claude-code binary for ${platform}: run npm ci.`);
-}
-
-/** A settings file: a value written as JSON, or text written as it is. */
-export type FileContent = unknown;
-
-export interface Case {
-  /** The server's key in .mcp.json (default "notes"). */
-  key?: string;
-  user?: FileContent;
-  project?: FileContent;
-  local?: FileContent;
-  /** The project is a git repository with .claude/settings.local.json tracked. */
-  trackLocal?: boolean;
-  env?: Record<string, string>;
-}
-
-export interface Project {
-  dir: string;
-  home: string;
-  key: string;
-  /** The settings files written, as paths for check --settings. */
-  settings: string[];
-}
-
-/** A project with the example server in .mcp.json, the class list, and the case's files. */
-export async function project(c: Case): Promise<Project> {
-  const dir = await tempDir();
-  const home = await tempDir();
-  const key = c.key ?? 'notes';
-  await mkdir(join(dir, '.claude'), { recursive: true });
-  await mkdir(join(home, '.claude'), { recursive: true });
-  await copyFile(join(ROOT, 'mcp-tool-classes.json'), join(dir, 'mcp-tool-classes.json'));
-  await writeFile(
-    join(dir, '.mcp.json'),
-    JSON.stringify({ mcpServers: { [key]: { command: process.execPath, args: [EXAMPLE] } } }),
+  throw new Error(
+    `No ${label} for ${process.platform}-${process.arch}: run npm run oracles:install.`,
   );
-  await writeFile(
-    join(home, '.claude.json'),
-    JSON.stringify({
-      hasCompletedOnboarding: true,
-      projects: { [dir]: { hasTrustDialogAccepted: true, enabledMcpjsonServers: [key] } },
-    }),
-  );
-  const settings: string[] = [];
-  const put = async (path: string, value: FileContent) => {
-    if (value === undefined) return;
-    await writeFile(
-      path,
-      typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`,
-    );
-    settings.push(path);
-  };
-  await put(join(home, '.claude/settings.json'), c.user);
-  await put(join(dir, '.claude/settings.json'), c.project);
-  await put(join(dir, '.claude/settings.local.json'), c.local);
-  if (c.trackLocal) {
-    const git = promisify(execFile);
-    await git('git', ['init', '-q', dir]);
-    await git('git', ['-C', dir, 'add', '-f', '.claude/settings.local.json']);
+}
+
+/** The JSON lines of a client's output (other lines are its own logging). */
+export const jsonLines = <T>(text: string): T[] =>
+  text
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as T);
+
+/** Ends a client's whole process group (it, and the MCP servers it started), by its pid. */
+export function stop(child: ChildProcess): void {
+  try {
+    process.kill(-(child.pid as number), 'SIGKILL');
+  } catch {
+    // Already gone.
   }
-  return { dir, home, key, settings };
 }
 
-interface ClaudeRun {
-  code: number | null;
-  events: { type?: string; subtype?: string; mcp_servers?: { name: string; status: string }[] }[];
-  stderr: string;
+export interface ClientProcess {
+  child: ChildProcess;
+  /** Everything it wrote to stderr so far. */
+  stderr: () => string;
+  /** Settles when it has exited (after stop() too), with its exit code. */
+  closed: Promise<number | null>;
 }
 
-/** Runs `claude -p` in the project; kills its whole process group if it outlives the bound. */
-function runClaude(p: Project, apiUrl: string, env: Record<string, string>): Promise<ClaudeRun> {
-  return new Promise((resolve, reject) => {
-    const args = ['-p', 'Use the notes tools.', '--output-format', 'stream-json', '--verbose'];
-    const child = spawn(claudeBinary(), args, {
-      cwd: p.dir,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        PATH: process.env.PATH,
-        HOME: p.home,
-        ANTHROPIC_BASE_URL: apiUrl,
-        ANTHROPIC_API_KEY: 'sk-ant-dummy-for-a-local-stand-in',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_AUTOUPDATER: '1',
-        DISABLE_TELEMETRY: '1',
-        // Connect the MCP servers before the first request (on a busy machine the non-blocking
-        // default can send it before the server is up); a run that still misses it is retried.
-        MCP_CONNECTION_NONBLOCKING: 'false',
-        MCP_CONNECT_TIMEOUT_MS: '60000',
-        ...env,
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const kill = () => {
-      try {
-        process.kill(-(child.pid as number), 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    };
-    // A hang guard only: a run ends in seconds.
-    const timer = setTimeout(kill, 150_000);
+/** Starts a client in its own process group, with only the environment given (and PATH). */
+export function startClient(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string>; stdin?: boolean },
+): ClientProcess {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    detached: true,
+    stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH as string, ...options.env },
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const guard = setTimeout(() => stop(child), HANG_GUARD_MS);
+  const closed = new Promise<number | null>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => {
-      clearTimeout(timer);
-      kill(); // the MCP server it started, should it linger
-      const events = stdout
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as ClaudeRun['events'][number]);
-      resolve({ code, events, stderr });
+      clearTimeout(guard);
+      stop(child); // an MCP server it started, should it linger
+      resolve(code);
     });
   });
+  return { child, stderr: () => stderr, closed };
 }
 
-/** What one result text says Claude Code did; undefined for a text the harness does not know. */
-function verdict(result: { text: string; isError: boolean }): Observed | undefined {
-  if (!result.isError) return 'allow';
-  const { text } = result;
-  if (text.includes("haven't granted it yet")) return 'ask';
-  // Plan mode with no rule for a read-only tool: refused in -p mode as a prompt would be.
-  if (text.includes('Auto mode is unavailable')) return 'ask';
-  if (
-    text.includes('No such tool available') ||
-    text.includes("running in don't ask mode") ||
-    text.includes('while in plan mode')
-  )
-    return 'deny';
-  return undefined;
+/**
+ * Runs a client to the end of its answer: `done(stdout)` says when the result is out, and the
+ * client is stopped then (Gemini lingers about 95 s after answering; nothing after it decides).
+ */
+export async function runClient(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string>; done?: (stdout: string) => boolean },
+): Promise<Run> {
+  const client = startClient(command, args, options);
+  let stdout = '';
+  client.child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+    if (options.done && stdout.endsWith('\n') && options.done(stdout)) stop(client.child);
+  });
+  const code = await client.closed;
+  return { code, stdout, stderr: client.stderr() };
 }
 
-/** One run of Claude Code on the project; undefined when it never connected the server. */
-async function attempt(p: Project, env: Record<string, string>) {
-  const api = await startModelApi();
-  try {
-    const names = TOOLS.map((t) => `mcp__${p.key}__${t}`);
-    api.expect(names.map((name, i) => ({ name, input: INPUT[TOOLS[i] as string] ?? {} })));
-    const run = await runClaude(p, api.url, env);
-    if (run.code !== 0) throw new Error(`claude exited ${run.code}: ${run.stderr.slice(0, 500)}`);
-    const init = run.events.find((e) => e.type === 'system' && e.subtype === 'init');
-    const status = init?.mcp_servers?.find((s) => s.name === p.key)?.status;
-    // Not listed at all: Claude Code kept the server off (disabledMcpjsonServers), no tool runs.
-    if (init?.mcp_servers && status === undefined)
-      return {
-        observed: Object.fromEntries(TOOLS.map((t) => [t, 'deny' as const])),
-        results: api.results(),
-      };
-    if (status !== 'connected') return { status: status ?? 'no init event' };
-    const offered = new Set(api.offered());
-    const results = api.results();
-    const observed: Record<string, Observed> = {};
-    names.forEach((name, i) => {
-      const got = results.get(name);
-      const seen = got && verdict(got);
-      if (!seen) throw new Error(`harness: no known answer for ${name}: ${JSON.stringify(got)}`);
-      // A tool refused as unavailable must not have been offered: else the server was not ready.
-      if (got.text.includes('No such tool available') && offered.has(name))
-        throw new Error(`harness: ${name} was offered, then called unavailable`);
-      observed[TOOLS[i] as string] = seen;
-    });
-    return { observed, results };
-  } finally {
-    await api.close();
+/**
+ * Cases tried until the client offered the servers' tools in each: `run` gives, for the cases it
+ * is handed, a result each, undefined for a case in which the client never did; such cases are
+ * run again, and after ATTEMPTS runs the harness fails, never reading a decision from them.
+ */
+export async function retriedCases<C, R>(
+  client: string,
+  cases: C[],
+  run: (todo: C[]) => Promise<(R | undefined)[]>,
+): Promise<R[]> {
+  const out: (R | undefined)[] = cases.map(() => undefined);
+  for (let n = 0; n < ATTEMPTS && out.includes(undefined); n++) {
+    const todo = cases.flatMap((_, i) => (out[i] === undefined ? [i] : []));
+    const got = await run(todo.map((i) => cases[i] as C));
+    todo.forEach((i, k) => (out[i] = got[k]));
+  }
+  const missing = cases.flatMap((_, i) => (out[i] === undefined ? [i] : []));
+  if (missing.length)
+    throw new Error(
+      `harness failure: ${client} never offered the MCP servers' tools in ${ATTEMPTS} runs (cases ${missing.join(', ')} of ${cases.length}); this is not a decision`,
+    );
+  return out as R[];
+}
+
+/** One case tried as retriedCases tries many: `attempt` gives undefined for a run not ready. */
+export async function retried<T>(
+  client: string,
+  attempt: () => Promise<T | undefined>,
+): Promise<T> {
+  const [got] = await retriedCases(client, [undefined], async () => [await attempt()]);
+  return got as T;
+}
+
+/** Writes files (repository-relative path → text) into `dir`. */
+export async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text);
   }
 }
 
-/** What Claude Code did with each tool, retrying a run in which the server never connected. */
-export async function observe(p: Project, env: Record<string, string> = {}) {
-  const statuses: string[] = [];
-  for (let n = 0; n < ATTEMPTS; n++) {
-    const got = await attempt(p, env);
-    if ('observed' in got)
-      return got as {
-        observed: Record<string, Observed>;
-        results: Map<string, { text: string; isError: boolean }>;
-      };
-    statuses.push(got.status);
-  }
-  throw new Error(
-    `harness failure: Claude Code never connected the ${p.key} server in ${ATTEMPTS} runs (status ${statuses.join(', ')}); this is not a decision`,
+/** A case's temporary repository, with its committed files (path → text; undefined: absent). */
+export async function repository(files: Record<string, string | undefined>): Promise<string> {
+  const dir = await tempDir();
+  const given = Object.entries(files).flatMap(([path, text]) =>
+    text === undefined ? [] : [[path, text] as const],
   );
+  await writeFiles(dir, Object.fromEntries(given));
+  return dir;
 }
 
-/** What check --settings says Claude Code decides for each tool (unset: Claude Code asks). */
-export async function checked(
-  p: Project,
-): Promise<{ run: Run; decisions: Record<string, Observed> }> {
-  const run = await runCli(
-    [
-      'check',
-      '--format',
-      'json',
-      '--fail-on',
-      'never',
-      ...p.settings.flatMap((s) => ['--settings', s]),
-      '--server-name',
-      p.key,
-      '--',
-      process.execPath,
-      EXAMPLE,
-    ],
-    { cwd: p.dir },
-  );
-  if (run.code !== 0) throw new Error(`check exited ${run.code}: ${run.stderr}`);
-  const report = JSON.parse(run.stdout) as {
-    tools: { name: string; claudeCode: { decision: string } }[];
+/** A server `check` audits beside the client: its key (as the client's config names it) and args to Node. */
+export interface AuditedServer {
+  key: string;
+  args: string[];
+}
+
+export const NOTES: AuditedServer = { key: 'notes', args: [EXAMPLE] };
+
+/** One audited server's predictions: per client id, per tool name, the verdict check reports. */
+export type Prediction = Record<string, Record<string, ClientVerdict>>;
+
+interface ReportTool {
+  server: string;
+  name: string;
+  clients?: Record<string, ClientVerdict>;
+  claudeCode?: ClientVerdict | { decision: 'unset' };
+}
+
+/** A few checks at once: each is the CLI and a server or two, a second of CPU on a busy machine. */
+const checks = pooled(2);
+
+/**
+ * What `check` predicts for each tool of each server, per client, run in `dir` on the files
+ * committed there (`settings`: Claude Code settings files, for --settings). One Prediction a
+ * server, in order; a client check does not judge (no committed file configures it) is absent.
+ */
+export async function predict(
+  dir: string,
+  servers: AuditedServer[] = [NOTES],
+  settings: string[] = [],
+): Promise<{ run: Run; servers: Prediction[] }> {
+  const flags = ['check', '--format', 'json', '--fail-on', 'never'];
+  flags.push(...settings.flatMap((s) => ['--settings', s]));
+  const [one] = servers;
+  if (servers.length === 1 && one)
+    flags.push('--server-name', one.key, '--', process.execPath, ...one.args);
+  else {
+    // Several servers: a config file outside the repository (so it is none of the case's files).
+    const config = join(await tempDir(), 'servers.yml');
+    const entries = servers.map((s): [string, unknown] => [
+      s.key,
+      { command: process.execPath, args: s.args },
+    ]);
+    await writeFile(config, JSON.stringify({ servers: Object.fromEntries(entries) }));
+    flags.push('--config', config);
+  }
+  const run = await checks(() => runCli(flags, { cwd: dir }));
+  if (run.code !== 0) throw new Error(`check exited ${run.code}: ${run.stderr.slice(0, 2000)}`);
+  const report = JSON.parse(run.stdout) as { servers: { server: string }[]; tools: ReportTool[] };
+  return {
+    run,
+    servers: report.servers.map(({ server }) => {
+      const out: Prediction = {};
+      for (const tool of report.tools.filter((t) => t.server === server)) {
+        const verdicts = { ...tool.clients };
+        if (tool.claudeCode) verdicts['claude-code'] = tool.claudeCode as ClientVerdict;
+        for (const [client, verdict] of Object.entries(verdicts))
+          (out[client] ??= {})[tool.name] = verdict;
+      }
+      return out;
+    }),
   };
-  const decisions = Object.fromEntries(
-    report.tools
-      .filter((t) => (TOOLS as readonly string[]).includes(t.name))
-      .map((t) => [t.name, t.claudeCode.decision === 'unset' ? 'ask' : t.claudeCode.decision]),
-  ) as Record<string, Observed>;
-  return { run, decisions };
+}
+
+/** One client's predicted decision per tool, or undefined when check does not judge it. */
+export function decisions(
+  prediction: Prediction | undefined,
+  client: string,
+): Record<string, string> | undefined {
+  const verdicts = prediction?.[client];
+  if (!verdicts) return undefined;
+  return Object.fromEntries(Object.entries(verdicts).map(([tool, v]) => [tool, v.decision]));
 }
 
 /** Runs `jobs` with at most `limit` at once (each case is a few processes on a busy machine). */
@@ -270,4 +252,27 @@ export function pooled(limit: number): <T>(job: () => Promise<T>) => Promise<T> 
       waiting.shift()?.();
     }
   };
+}
+
+/**
+ * Why check is known to predict a case wrong: a server key with a dot. check names the server by
+ * its class-list key, normalised as Claude Code writes it (my.notes → my_notes), and judges every
+ * client's config under that name, while the client matches the key as its config writes it.
+ */
+export const DOTTED_KEY =
+  'check judges the config under the normalised server name my_notes, the client under my.notes';
+
+/**
+ * That what the client did is what check predicted; or, for a case where check is known to
+ * predict wrong (`known` says why), that it still does: such a case fails once check is fixed,
+ * so that the mark is removed.
+ */
+export function expectPredicted(
+  predicted: unknown,
+  seen: unknown,
+  known?: string,
+  report = '',
+): void {
+  if (known === undefined) expect(predicted, report.slice(0, 4000)).toEqual(seen);
+  else expect(predicted, `known to disagree (${known}); fixed?`).not.toEqual(seen);
 }

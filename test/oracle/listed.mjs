@@ -3,11 +3,14 @@
 // marker file once the server has answered a tools/list: proof the client listed the server's
 // tools. The opencode oracle reads it when the first model request comes in, so a run in which
 // opencode had not listed them yet is told apart from one whose permission rules took them all
-// off the list. In process, not a child: one Node start a server, on a busy machine.
+// off the list. In process, not a child: one Node start a server, on a busy machine. A marker path
+// ending in / is a folder: the marker is the server's working folder (the client's session
+// folder, where a client runs several), URI-encoded, in it.
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
-const [marker, server, ...args] = process.argv.slice(2);
+const [given, server, ...args] = process.argv.slice(2);
+const marker = given.endsWith('/') ? `${given}${encodeURIComponent(process.cwd())}` : given;
 process.argv = [process.argv[0], server, ...args];
 const listing = new Set();
 

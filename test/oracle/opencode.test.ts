@@ -1,13 +1,14 @@
-// The real opencode is the oracle for the opencode client model (src/clients/opencode/): for each
-// committed config below it calls the notes tools, and what it did with each (ran, refused an
-// "ask", did not offer it) must be what the model decides. Skipped with SKIP_ORACLES=1.
-import { afterAll, describe, expect, it } from 'vitest';
-import type { ClientDecision } from '../../src/clients/client.js';
+// The real opencode is the oracle for check's opencode verdicts: for each committed config below,
+// in a temporary repository, check predicts what opencode does with each tool
+// (tools[].clients.opencode of its JSON report), and the real binary, a session in the same
+// repository, calls the tools: what it did with each (ran, asked, did not offer it) must be that
+// prediction. Skipped with SKIP_ORACLES=1.
+import { afterAll, describe, it } from 'vitest';
 import { opencode } from '../../src/clients/opencode/index.js';
 import { removeTempDirs } from '../support/cli.js';
 import { notesTools } from '../support/client-tools.js';
-import { pooled } from './harness.js';
-import { notesCalls, observeOpencode, type OpencodeCase } from './opencode-harness.js';
+import { NOTES, decisions, expectPredicted, predict, repository } from './harness.js';
+import { observeOpencode, type OpencodeCase } from './opencode-harness.js';
 
 const skip = process.env.SKIP_ORACLES === '1';
 // The matrix below writes rules as it is built: the JSON position parser is loaded first.
@@ -141,32 +142,45 @@ const MATRIX: [string, OpencodeCase][] = [
   ],
 ];
 
-/** What the model decides for each call of the case, by the name opencode shows. */
-function predicted(c: OpencodeCase): Record<string, ClientDecision> {
-  const state = opencode.read(
-    opencode.projectFiles.flatMap((path) =>
-      c.files[path] === undefined ? [] : [{ path, text: c.files[path] }],
-    ),
-  );
-  const key = c.servers?.[0] ?? 'notes';
+/**
+ * What check predicts: opencode's verdict per tool, a tool not offered (a disabled server's) as a
+ * denied one, the same from outside. Where no committed file configures opencode (an empty
+ * opencode.json), check judges nothing, and opencode runs every tool unasked, as check's
+ * `rules --client opencode` notes say.
+ */
+function observable(predicted: Record<string, string> | undefined) {
+  if (!predicted) return Object.fromEntries(notesTools().map((t) => [t.tool, 'allow']));
   return Object.fromEntries(
-    notesTools(key).map((t) => {
-      const { decision } = opencode.decide(state, t);
-      // A disabled server's tools are not offered, as a denied tool is not: the same from outside.
-      return [opencode.fullName(key, t.tool), decision === 'hidden' ? 'deny' : decision];
-    }),
+    Object.entries(predicted).map(([tool, d]) => [tool, d === 'hidden' ? 'deny' : d]),
   );
 }
 
-// Six cases at once: each is opencode and one example server, a few seconds of CPU.
-const slot = pooled(6);
+/** Every case's repository, check's prediction there, and what opencode did: run once for all. */
+let all: Promise<{ predicted: Record<string, string>; seen: Record<string, string> }[]> | undefined;
+const judged = () =>
+  (all ??= (async () => {
+    const cases = MATRIX.map(([, c]) => c);
+    const dirs = await Promise.all(cases.map((c) => repository(c.files)));
+    const [predictions, seen] = await Promise.all([
+      Promise.all(
+        cases.map((c, i) =>
+          predict(dirs[i] as string, [{ ...NOTES, key: c.servers?.[0] ?? 'notes' }]),
+        ),
+      ),
+      observeOpencode(cases.map((c, i) => ({ dir: dirs[i] as string, c }))),
+    ]);
+    return cases.map((_, i) => ({
+      predicted: observable(decisions(predictions[i]?.servers[0], 'opencode')),
+      seen: seen[i] as Record<string, string>,
+    }));
+  })());
 
+// The timeout is a hang guard: every case waits for the one run of them all.
 describe
   .skipIf(skip)
-  .concurrent('the real opencode agrees with the opencode model', { timeout: 300_000 }, () => {
-    it.each(MATRIX)('with %s', async (_name, c) => {
-      const calls = c.calls ?? notesCalls(c.servers?.[0]);
-      const seen = await slot(() => observeOpencode({ ...c, calls }));
-      expect(predicted(c)).toEqual(seen);
+  .concurrent('the real opencode does what check predicts', { timeout: 600_000 }, () => {
+    it.each(MATRIX.map(([name], i) => [name, i] as const))('with %s', async (_name, i) => {
+      const { predicted, seen } = (await judged())[i] as Awaited<ReturnType<typeof judged>>[number];
+      expectPredicted(predicted, seen);
     });
   });

@@ -1,14 +1,15 @@
-// The real Qwen Code is the oracle for the Qwen Code client model (src/clients/qwen/): for each
-// committed .qwen/settings.json below it calls the three notes tools in one run, and what it did
-// with each (ran, refused because headless cannot ask, refused by a deny rule) must be what the
-// model decides from the same files. Skipped with SKIP_ORACLES=1.
-import { afterAll, describe, expect, it } from 'vitest';
-import type { ClientDecision } from '../../src/clients/client.js';
+// The real Qwen Code is the oracle for check's Qwen Code verdicts: for each committed
+// .qwen/settings.json below, in a temporary repository, check predicts what Qwen Code does with
+// each notes tool (tools[].clients.qwen of its JSON report), and the real binary, in the same
+// repository, calls the three in one run: what it did with each (ran, refused because headless
+// cannot ask, refused by a deny rule) must be that prediction. Skipped with SKIP_ORACLES=1.
+import { afterAll, describe, it } from 'vitest';
+import type { ClientVerdict } from '../../src/clients/client.js';
 import { qwen } from '../../src/clients/qwen/index.js';
-import { removeTempDirs, tempDir } from '../support/cli.js';
+import { EXAMPLE, removeTempDirs, tempDir } from '../support/cli.js';
 import { notesTools } from '../support/client-tools.js';
-import { pooled } from './harness.js';
-import { notesCalls, observeQwen, userSettings, type QwenCase } from './qwen-harness.js';
+import { DOTTED_KEY, expectPredicted, pooled, predict, repository } from './harness.js';
+import { notesCalls, observeQwen, type QwenCase } from './qwen-harness.js';
 
 const skip = process.env.SKIP_ORACLES === '1';
 await qwen.load?.();
@@ -19,7 +20,17 @@ const settings = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const ALLOW_SERVER = settings({ permissions: { allow: ['mcp__notes'] } });
 
 /** Committed configs, each verified on the binary: [what it shows, the case]. */
-const MATRIX: [string, QwenCase][] = [
+interface Row extends QwenCase {
+  /**
+   * The server is trusted in the user's own settings, which check does not read (it reads the
+   * repository): a tool no committed rule decides (check: the default, no rule) runs unasked.
+   */
+  userTrust?: true;
+  /** Why check is known to predict this case wrong (the case checks that it still does). */
+  known?: string;
+}
+
+const MATRIX: [string, Row][] = [
   [
     '"*" alone allows no MCP tool: the default asks (refused headless)',
     { project: settings({ permissions: { allow: ['*'] } }) },
@@ -45,6 +56,7 @@ const MATRIX: [string, QwenCase][] = [
   [
     'a trusted server (user settings): ask and deny rules still hold',
     {
+      userTrust: true,
       servers: [{ key: 'notes', trust: true }],
       project: settings({
         permissions: { ask: ['mcp__notes__add_note'], deny: ['mcp__notes__delete_note'] },
@@ -54,6 +66,7 @@ const MATRIX: [string, QwenCase][] = [
   [
     'server key my.notes: hashed names, the dotted rule and a _ prefix match, the _ exact name not',
     {
+      known: DOTTED_KEY,
       servers: [{ key: 'my.notes' }],
       project: settings({
         permissions: {
@@ -69,16 +82,14 @@ const MATRIX: [string, QwenCase][] = [
   ],
 ];
 
-/** What the model decides from the user's and the project's settings, by Qwen Code's names. */
-function predicted(c: QwenCase): Record<string, ClientDecision> {
-  const servers = c.servers ?? [{ key: 'notes' }];
-  const state = qwen.read([
-    { path: '~/.qwen/settings.json', text: userSettings(servers) },
-    ...(c.project === undefined ? [] : [{ path: '.qwen/settings.json', text: c.project }]),
-  ]);
-  const key = servers[0]?.key ?? 'notes';
+/** What Qwen Code does, from check's verdicts in the repository. */
+function observable(verdicts: Record<string, ClientVerdict> | undefined, row: Row) {
   return Object.fromEntries(
-    notesTools(key).map((t) => [qwen.fullName(key, t.tool), qwen.decide(state, t).decision]),
+    notesTools().map(({ tool }) => {
+      const v = verdicts?.[tool];
+      if (!v) throw new Error(`check judged no Qwen Code config for ${tool}`);
+      return [tool, row.userTrust && v.rule === undefined ? 'allow' : v.decision];
+    }),
   );
 }
 
@@ -88,10 +99,14 @@ const cache = tempDir();
 
 describe
   .skipIf(skip)
-  .concurrent('the real Qwen Code agrees with the Qwen Code model', { timeout: 300_000 }, () => {
-    it.each(MATRIX)('with %s', async (_name, c) => {
-      const calls = notesCalls(c.servers?.[0]?.key);
-      const seen = await slot(async () => observeQwen(c, calls, await cache));
-      expect(seen).toEqual(predicted(c));
+  .concurrent('the real Qwen Code does what check predicts', { timeout: 300_000 }, () => {
+    it.each(MATRIX)('with %s', async (_name, row) => {
+      const key = row.servers?.[0]?.key ?? 'notes';
+      const dir = await repository({ '.qwen/settings.json': row.project });
+      const [check, seen] = await Promise.all([
+        predict(dir, [{ key, args: [EXAMPLE] }]),
+        slot(async () => observeQwen(dir, row, notesCalls(key), await cache)),
+      ]);
+      expectPredicted(observable(check.servers[0]?.qwen, row), seen, row.known, check.run.stdout);
     });
   });

@@ -3,7 +3,9 @@
 // first answer in a conversation that offers tools is one tool call per call of `calls`; its next
 // is plain text, as is its answer to a request offering none, and to opencode's title request.
 // It records the tool names the conversation's first request offered, what came back for each
-// call, and what a readiness probe said when that first request came in.
+// call, and what a readiness probe said when that first request came in. Several conversations
+// at once (a client over ACP, a session a case) are told apart by a case id in the prompt
+// ("oracle case 3", expectCase); a request with no such id belongs to the one of expect().
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ToolCall } from './model-api.js';
@@ -21,8 +23,26 @@ export interface ChatApi {
   outputs(): Map<string, string>;
   /** What `ready` said at the conversation's first request; undefined when none came. */
   readyAtFirst(): boolean | undefined;
+  /** The calls to make in case `id`'s conversation (its prompt says "oracle case <id>"). */
+  expectCase(id: number, calls: ToolCall[], ready?: () => boolean): void;
+  /** What case `id`'s conversation recorded, as offered(), outputs() and readyAtFirst() say. */
+  record(id: number): ChatRecord;
   close(): Promise<void>;
 }
+
+export interface ChatRecord {
+  offered?: string[];
+  outputs: Map<string, string>;
+  readyAtFirst?: boolean;
+}
+
+interface Conversation extends ChatRecord {
+  calls: ToolCall[];
+  ready?: () => boolean;
+}
+
+/** The conversation with no case id in its prompt (expect()). */
+const PLAIN = -1;
 
 interface Message {
   role: string;
@@ -80,11 +100,14 @@ function answer(res: ServerResponse, stream: boolean, message: Record<string, un
 }
 
 export async function startChatApi(): Promise<ChatApi> {
-  let calls: ToolCall[] = [];
-  let offered: string[] | undefined;
-  let ready: (() => boolean) | undefined;
-  let readyAtFirst: boolean | undefined;
-  const outputs = new Map<string, string>();
+  const conversations = new Map<number, Conversation>();
+  const conversation = (id: number): Conversation => {
+    const known = conversations.get(id);
+    if (known) return known;
+    const fresh: Conversation = { calls: [], outputs: new Map() };
+    conversations.set(id, fresh);
+    return fresh;
+  };
   const server: Server = createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8').on('data', (d: string) => (body += d));
@@ -95,25 +118,31 @@ export async function startChatApi(): Promise<ChatApi> {
         return;
       }
       const request = JSON.parse(body) as Request;
+      const said = (request.messages ?? [])
+        .filter((m) => m.role === 'user')
+        .map((m) => textOf(m.content))
+        .join('\n');
+      const id = Number(/oracle case (\d+)/.exec(said)?.[1] ?? PLAIN);
+      const c = conversation(id);
       const tools = (request.tools ?? []).flatMap((t) => (t.function ? [t.function.name] : []));
       const answered = (request.messages ?? []).filter((m) => m.role === 'tool');
       for (const m of answered) {
-        const call = calls[Number(m.tool_call_id?.replace('call_', ''))];
-        if (call) outputs.set(call.name, textOf(m.content));
+        const call = c.calls[Number(m.tool_call_id?.replace('call_', ''))];
+        if (call) c.outputs.set(call.name, textOf(m.content));
       }
-      const first = !isTitleRequest(request) && answered.length === 0 && offered === undefined;
+      const first = !isTitleRequest(request) && answered.length === 0 && c.offered === undefined;
       if (first) {
-        offered = tools;
-        readyAtFirst = ready?.() ?? true;
+        c.offered = tools;
+        c.readyAtFirst = c.ready?.() ?? true;
       }
       const message =
         first && tools.length
           ? {
               content: null,
-              tool_calls: calls.map((c, i) => ({
+              tool_calls: c.calls.map((call, i) => ({
                 id: `call_${i}`,
                 type: 'function',
-                function: { name: c.name, arguments: JSON.stringify(c.input) },
+                function: { name: call.name, arguments: JSON.stringify(call.input) },
               })),
             }
           : { content: 'Done.' };
@@ -122,18 +151,25 @@ export async function startChatApi(): Promise<ChatApi> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const expectCase = (id: number, calls: ToolCall[], ready?: () => boolean) => {
+    conversations.set(id, { calls, outputs: new Map(), ...(ready ? { ready } : {}) });
+  };
+  const record = (id: number): ChatRecord => {
+    const c = conversation(id);
+    return {
+      ...(c.offered ? { offered: [...c.offered] } : {}),
+      outputs: new Map(c.outputs),
+      ...(c.readyAtFirst !== undefined ? { readyAtFirst: c.readyAtFirst } : {}),
+    };
+  };
   return {
     url: `http://127.0.0.1:${port}/v1`,
-    expect(next, probe) {
-      calls = next;
-      ready = probe;
-      offered = undefined;
-      readyAtFirst = undefined;
-      outputs.clear();
-    },
-    offered: () => [...(offered ?? [])],
-    outputs: () => new Map(outputs),
-    readyAtFirst: () => readyAtFirst,
+    expect: (next, probe) => expectCase(PLAIN, next, probe),
+    offered: () => record(PLAIN).offered ?? [],
+    outputs: () => record(PLAIN).outputs,
+    readyAtFirst: () => record(PLAIN).readyAtFirst,
+    expectCase,
+    record,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
