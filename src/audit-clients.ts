@@ -6,7 +6,7 @@ import { fullToolName, type ToolRecord } from './core/classlist.js';
 import type { RuleMapping } from './clients/claude-code/claude-settings.js';
 import { claudeCode } from './clients/claude-code/client.js';
 import { claudeCodeState } from './clients/claude-code/claude-model.js';
-import type { ClientTool } from './clients/client.js';
+import { seenBy, type ClientTool } from './clients/client.js';
 import {
   judgeClient,
   recordedTool,
@@ -59,19 +59,33 @@ function putChangeVerdicts(
   changes: ReportedChange[],
   clients: JudgedClient[],
   mapping: RuleMapping,
+  keys: ServerKeys,
 ): void {
   if (!clients.length) return;
   for (const change of changes) {
     if (!movesDecisions(change)) continue;
-    const side = (r: ToolRecord) => recordedTool(fullToolName(r.server, r.tool), r, mapping);
+    const side = (r: ToolRecord) =>
+      keyed(recordedTool(fullToolName(r.server, r.tool), r, mapping), keys);
     const [before, after] = [side(change.before), side(change.after)];
     change.clients = Object.fromEntries(
       clients.map(({ client, state }): [string, ChangeVerdicts] => [
         client.id,
-        { before: client.decide(state, before), after: client.decide(state, after) },
+        {
+          before: client.decide(state, seenBy(client, before)),
+          after: client.decide(state, seenBy(client, after)),
+        },
       ]),
     );
   }
+}
+
+/** Each audited server's key as the config writes it, by its normalised name, where they differ. */
+export type ServerKeys = ReadonlyMap<string, string>;
+
+/** The tool with its server's key as written, for the clients that name tools by it. */
+function keyed<T extends ClientTool>(tool: T, keys: ServerKeys): T {
+  const key = keys.get(tool.server);
+  return key === undefined ? tool : { ...tool, serverKey: key };
 }
 
 /** An audited tool as the seam takes it: its class and the hints it declares now. */
@@ -111,6 +125,7 @@ export function applyClients(
   list: ClassList | undefined,
   input: ClientsInput | undefined,
   claude: ClientRulesInput | undefined,
+  keys: ServerKeys = new Map(),
 ): Finding[] {
   const judged = judgedClients(input, claude);
   const mapping = input?.mapping ?? claude?.mapping;
@@ -119,17 +134,20 @@ export function applyClients(
       servers.flatMap((s) => s.changes),
       [...judged, ...(input?.listed ?? [])],
       mapping,
+      keys,
     );
   // Clients to judge come with their mapping (Claude Code's input, or the others').
   if (!judged.length || !mapping) return [];
   for (const server of servers)
     for (const tool of server.tools) {
-      const live = liveTool(server.server, tool);
+      const live = keyed(liveTool(server.server, tool), keys);
       tool.clients = Object.fromEntries(
-        judged.map(({ client, state }) => [client.id, client.decide(state, live)]),
+        judged.map(({ client, state }) => [client.id, client.decide(state, seenBy(client, live))]),
       );
     }
-  const recorded = [...(list?.tools ?? [])].map(([key, r]) => recordedTool(key, r, mapping));
+  const recorded = [...(list?.tools ?? [])].map(([key, r]) =>
+    keyed(recordedTool(key, r, mapping), keys),
+  );
   const run: Finding[] = [];
   for (const one of judged) {
     const check = judgeClient(one, recorded, mapping.classes);

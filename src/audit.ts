@@ -267,6 +267,14 @@ export async function runAudit(settings: Settings, options: AuditOptions): Promi
   return { ...done, settled };
 }
 
+/** Each configured server's key as written (`my.notes`), by its normalised name (my_notes). */
+function writtenKeys(settings: Settings): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const s of settings.servers)
+    if (s.name !== undefined && s.key !== undefined) keys.set(s.name, s.key);
+  return keys;
+}
+
 /** The base class list, parsed once it is read: it fails now if it is here and does not parse. */
 function baseList(
   settings: Settings,
@@ -407,7 +415,13 @@ async function judge(
   // server, it would blame that server (and its comment) alone.
   if (options.clientRules) putClaudeCodeDecisions(servers, options.clientRules);
   const ruleFindings = [
-    ...applyClients(servers, classList, options.clients, options.clientRules),
+    ...applyClients(
+      servers,
+      classList,
+      options.clients,
+      options.clientRules,
+      writtenKeys(settings),
+    ),
     ...(options.justifications ? await applyJustifications(servers, options.justifications) : []),
   ];
   const names = servers.map((s) => s.server);

@@ -2,7 +2,7 @@ import type { ClassList } from '../core/classlist.js';
 import { confinedPath, readConfined, repositoryRoot, writeConfined } from '../confined.js';
 import type { RuleMapping } from '../clients/claude-code/claude-settings.js';
 import { MAX_SETTINGS_BYTES } from '../clients/claude-code/settings-check.js';
-import type { Client } from '../clients/client.js';
+import { seenBy, type Client } from '../clients/client.js';
 import { recordedTool, type RecordedClientTool } from '../clients/judge.js';
 import { CLIENTS, clientById } from '../clients/registry.js';
 import { AuditError } from '../errors.js';
@@ -82,24 +82,30 @@ export async function runClientRules(
   clients: Client[],
   list: ClassList,
   mapping: RuleMapping,
-  options: { write?: string; format: string },
+  options: { write?: string; format: string; keys?: ReadonlyMap<string, string> },
 ): Promise<CliResult> {
   if (options.write !== undefined && clients.length > 1)
     throw new AuditError(
       `--write ${terminalSafe(options.write, 200)} names one file, and rules was asked for ${clients.length} clients (${clients.map((c) => c.id).join(', ')}).`,
       `Give one --client with --write, once per client: ${clients.map((c) => `${NPX_COMMAND} rules --client ${c.id} --write ${c.rulesFile}`).join('; ')}.`,
     );
-  const tools = [...list.tools].map(([key, r]) => recordedTool(key, r, mapping));
+  // Each tool with its server's key as the config writes it, for a client that names tools by it.
+  const tools = [...list.tools].map(([key, r]) => {
+    const tool = recordedTool(key, r, mapping);
+    const written = options.keys?.get(r.server);
+    return written === undefined ? tool : { ...tool, serverKey: written };
+  });
   const results: ClientRules[] = [];
   for (const client of clients) {
     await client.load?.();
+    const seen = tools.map((t) => seenBy(client, t));
     results.push(
       options.write !== undefined
-        ? await writeClient(client, options.write, tools, mapping)
+        ? await writeClient(client, options.write, seen, mapping)
         : {
             client: client.id,
             file: client.rulesFile,
-            text: client.writeRules(undefined, tools, mapping.classes),
+            text: client.writeRules(undefined, seen, mapping.classes),
             notes: client.notes ?? [],
           },
     );

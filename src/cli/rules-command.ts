@@ -8,7 +8,7 @@ import {
   serversOf,
   type Permissions,
 } from '../clients/claude-code/claude-settings.js';
-import { readConfigFile } from '../config/file.js';
+import { readConfigFile, writtenServerKeys } from '../config/file.js';
 import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG } from '../config/defaults.js';
 import { AuditError } from '../errors.js';
 import { terminalSafe } from '../escape.js';
@@ -113,6 +113,7 @@ export async function runRules({ values, positionals, dashdash }: CommandLine): 
   if (clients.length !== 1 || clients[0]?.id !== claudeCode.id)
     return runClientRules(clients, list, mapping, {
       format,
+      keys: writtenServerKeys(file),
       ...(values.write !== undefined ? { write: values.write } : {}),
     });
   const permissions = permissionsFor(list, mapping);

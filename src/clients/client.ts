@@ -36,8 +36,13 @@ export const CLIENT_ID = /^[a-z][a-z0-9-]{0,39}$/;
 
 /** A recorded tool as a client sees it: its server key, name, reviewed class and declared hints. */
 export interface ClientTool {
-  /** The server's key as the class list records it (the config key). */
+  /** The server's key as the class list records it (the config key, normalised). */
   server: string;
+  /**
+   * The key as the auditor's config writes it (`my.notes`, recorded as my_notes), when it
+   * differs: see {@link seenBy}.
+   */
+  serverKey?: string;
   tool: string;
   class: ToolClass;
   /** The hints the server declares now; a hint it does not declare is absent. */
@@ -47,6 +52,16 @@ export interface ClientTool {
    * per-tool and per-reach entries); see expectedDecision.
    */
   decision?: Exclude<ClientDecision, 'hidden'>;
+}
+
+/**
+ * The tool as `client` sees it: with the server's key as the config writes it (`my.notes`) for a
+ * client that keeps keys as written (Gemini CLI, Qwen Code), else as the class list records it.
+ */
+export function seenBy<T extends ClientTool>(client: Pick<Client, 'keepsKeys'>, tool: T): T {
+  return client.keepsKeys && tool.serverKey !== undefined
+    ? { ...tool, server: tool.serverKey }
+    : tool;
 }
 
 /** A committed file the client reads: its path relative to the repository ('/' separators). */
@@ -82,6 +97,12 @@ export interface Client<State = unknown> {
   projectDirs?: readonly string[];
   /** The tool's name as the client shows it to the model and matches it in rules. */
   fullName(server: string, tool: string): string;
+  /**
+   * The client matches and names a server by its key as written (`my.notes`), where the class
+   * list records the normalised name (my_notes): every tool reaches it through {@link seenBy},
+   * with `server` as written.
+   */
+  keepsKeys?: true;
   /**
    * Reads the committed files that exist; throws AuditError naming the file and line when one
    * does not parse (a file that cannot be read is never judged as "no rules").

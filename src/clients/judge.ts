@@ -5,7 +5,13 @@ import { NPX_COMMAND } from '../version.js';
 import { mappedDecision, type RuleMapping } from './claude-code/claude-settings.js';
 import type { RecordedHint, ToolRecord } from '../core/classlist.js';
 import { HINT_NAMES, type HintName } from '../core/tools.js';
-import { expectedDecision, type ClassDecisions, type Client, type ClientTool } from './client.js';
+import {
+  expectedDecision,
+  seenBy,
+  type ClassDecisions,
+  type Client,
+  type ClientTool,
+} from './client.js';
 
 /*
  * The check of any client's committed config against the class list, through the Client seam
@@ -66,7 +72,8 @@ export function judgeClient(
   };
   let deleteExposed = false;
   const toolFindings = tools.flatMap((tool) => {
-    const verdict = client.decide(state, tool);
+    const seen = seenBy(client, tool);
+    const verdict = client.decide(state, seen);
     const assumes = verdict.decision === 'allow' ? client.assumes?.(state, verdict) : undefined;
     if (tool.class === 'delete' && verdict.decision !== 'deny' && verdict.decision !== 'hidden')
       deleteExposed = true;
@@ -74,7 +81,7 @@ export function judgeClient(
       ...base,
       tool: {
         name: tool.tool,
-        named: client.fullName(tool.server, tool.tool),
+        named: client.fullName(seen.server, seen.tool),
         class: tool.class,
         expected: expectedDecision(tool, mapping),
         verdict,
@@ -84,7 +91,10 @@ export function judgeClient(
     return runChecks('client', context).map((finding) => ({ server: tool.server, finding }));
   });
   const ruleFindings = client
-    .problems(state, tools)
+    .problems(
+      state,
+      tools.map((t) => seenBy(client, t)),
+    )
     .flatMap((problem) => runChecks('client', { ...base, problem, deleteExposed }));
   return { toolFindings, ruleFindings };
 }

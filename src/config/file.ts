@@ -101,6 +101,11 @@ type Schemas = ReturnType<typeof schemas>;
 export interface ServerSettings {
   /** From configuration; when absent, the server's own reported name, normalised. */
   name?: string;
+  /**
+   * The key as the config writes it (`my.notes`), when normalising `name` changed it: clients
+   * that keep a key as written (Gemini CLI, Qwen Code) match and name the tools by it.
+   */
+  key?: string;
   target: ServerTarget;
   era: EraSetting;
   /** How a person re-runs `update` for this server, for the drift message. */
@@ -316,21 +321,23 @@ export function serverFromConfig(
   const era = entry.protocolEra ?? context.era;
   const where = `Server "${key}"`;
   // The class list's mcp__<server>__<tool> prefix takes the name as the client would.
-  const name = normalizeServerName(context.add.name ?? key);
+  const written = context.add.name ?? key;
+  const name = normalizeServerName(written);
+  const named = { name, ...(written !== name ? { key: written } : {}) };
   if (entry.type === 'sse')
     throw new AuditError(
       `${where} in ${file} uses the old HTTP+SSE transport (type "sse"), which the auditor does not speak.`,
       'Give the Streamable HTTP endpoint (type "http", often at /mcp) if the server has one, or leave this server out with --server.',
     );
   if (entry.url !== undefined || entry.type === 'http' || entry.type === 'streamable-http')
-    return { name, era, target: httpServerFromConfig(key, entry, context) };
+    return { ...named, era, target: httpServerFromConfig(key, entry, context) };
   if (!entry.command)
     throw new AuditError(
       `${where} in ${file} has neither a command nor a url.`,
       'Give command (and args) for a stdio server, or url for Streamable HTTP.',
     );
   return {
-    name,
+    ...named,
     era,
     target: {
       kind: 'stdio',
@@ -421,6 +428,14 @@ function checkRulesAndWaivers(config: ConfigFile, path: string): void {
  * an error; the default path may simply not exist. `read` defaults to the text as the early start
  * read it, before the server under audit ran (see trusted.ts).
  */
+/** Each server key the file writes that normalising changes (`my.notes`), by its normalised name. */
+export function writtenServerKeys(file: ConfigFile | undefined): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const key of Object.keys({ ...(file?.mcpServers ?? {}), ...(file?.servers ?? {}) }))
+    if (normalizeServerName(key) !== key) keys.set(normalizeServerName(key), key);
+  return keys;
+}
+
 /** The file lists servers (under `servers` or `mcpServers`). */
 export function hasServers(file: ConfigFile): boolean {
   return Object.keys({ ...(file.mcpServers ?? {}), ...(file.servers ?? {}) }).length > 0;

@@ -150,7 +150,10 @@ export async function nameFromProject(
   // A .mcp.json that does not parse is not this run's config: it only fails to name the server.
   const project = await readConfigFile(MCP_JSON, false, read).catch(() => undefined);
   const key = projectKeyOf(project, command);
-  if (key !== undefined) server.name = normalizeServerName(key);
+  if (key !== undefined) {
+    server.name = normalizeServerName(key);
+    if (server.name !== key) server.key = key;
+  }
   return key;
 }
 
@@ -170,8 +173,14 @@ function directServer(flags: Overrides, era: EraSetting): ServerSettings | undef
     target = { kind: 'http', url: flags.url, headers: parseHeaders(flags.headers ?? []) };
     if (flags.start?.length) target.start = directSpawn(flags.start, flags);
   } else return undefined;
-  const name = flags.serverName !== undefined ? normalizeServerName(flags.serverName) : undefined;
-  return { ...(name !== undefined ? { name } : {}), era, target };
+  const written = flags.serverName;
+  const name = written !== undefined ? normalizeServerName(written) : undefined;
+  return {
+    ...(name !== undefined ? { name } : {}),
+    ...(written !== undefined && written !== name ? { key: written } : {}),
+    era,
+    target,
+  };
 }
 
 /**

@@ -360,7 +360,7 @@ describe
         const p = await project(c);
         const seen = await observe(p, c.env);
         const ours = await checked(p);
-        expectPredicted(ours.decisions, seen.observed, undefined, ours.run.stdout);
+        expectPredicted(ours.decisions, seen.observed, ours.run.stdout);
       });
     });
   });

@@ -192,6 +192,6 @@ describe
 
     it.each(MATRIX)('with %s', async (_name, row) => {
       const { predicted, seen, report } = await judged(row);
-      expectPredicted(predicted, seen, undefined, report);
+      expectPredicted(predicted, seen, report);
     });
   });

@@ -17,7 +17,7 @@ import {
   type GeminiRun,
   type Observation,
 } from './gemini-harness.js';
-import { DOTTED_KEY, TOOLS, expectPredicted, pooled, predict, type Observed } from './harness.js';
+import { TOOLS, expectPredicted, pooled, predict, type Observed } from './harness.js';
 
 const skip = process.env.SKIP_ORACLES === '1';
 await gemini.load?.();
@@ -100,8 +100,6 @@ const PLAIN: [string, GeminiCase][] = [
   ],
   ['server key my.notes', { key: 'my.notes', workspace: { mcp: { allowed: ['my.notes'] } } }],
 ];
-/** Cases check is known to predict wrong, by name: why (each checks that it still does). */
-const KNOWN: Record<string, string> = { 'server key my.notes': DOTTED_KEY };
 
 /** Configs with the committed rules file passed as --policy (one process each). */
 const POLICIES: [string, string, GeminiCase][] = [
@@ -220,7 +218,7 @@ describe
   .concurrent('the real Gemini CLI does what check predicts', { timeout: 600_000 }, () => {
     it.each(PLAIN.map(([name], i) => [name, i] as const))('interactive, %s', async (name, i) => {
       const { seen, expected } = await plain();
-      expectPredicted(expected[i], seen[i]?.observed, KNOWN[name]);
+      expectPredicted(expected[i], seen[i]?.observed);
     });
 
     it('an untrusted folder starts no MCP server, the user’s own included', async () => {

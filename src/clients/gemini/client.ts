@@ -179,6 +179,7 @@ export const gemini: Client<GeminiState> = {
   projectFiles: [GEMINI_SETTINGS, GEMINI_POLICY],
   projectDirs: [WORKSPACE_POLICIES],
   fullName: geminiToolName,
+  keepsKeys: true,
   load: async () => {
     await Promise.all([loadPolicyParser(), loadJsonText()]);
   },

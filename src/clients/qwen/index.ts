@@ -20,6 +20,7 @@ export const qwen: Client<QwenState> = {
   verified: { binary: '@qwen-code/qwen-code', version: '0.24.4' },
   projectFiles: [QWEN_SETTINGS],
   fullName: qwenName,
+  keepsKeys: true,
   // Lines come from jsonc-parser, a chunk loaded for client files only.
   load: loadJsonText,
   read: readQwen,
