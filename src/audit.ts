@@ -328,7 +328,7 @@ async function auditServers(
   const root =
     options.mode === 'update' ? await (options.writeRoot ?? repositoryRoot()) : undefined;
   if (root) await confinedPath(settings.classList, root, 'the class list');
-  const existing = await readClassList(settings.classList);
+  const existing = await classListOf(settings.classList, options.mode);
   const base = baseList(settings, options);
   const servers = await auditEach(settings, (server) =>
     auditServer(server, settings, existing?.list, base, options),
@@ -363,12 +363,24 @@ async function auditServers(
 }
 
 /**
+ * The class list as read, with its text only for update (which compares what it writes with it):
+ * at 10,000 tools the text is 8 MiB that check would otherwise hold all through the audit.
+ */
+async function classListOf(
+  path: string,
+  mode: Mode,
+): Promise<{ list: ClassList; text?: string } | undefined> {
+  const read = await readClassList(path);
+  return read && mode !== 'update' ? { list: read.list } : read;
+}
+
+/**
  * Update: writes the class list (when it changed) and records what it holds into the report;
  * the list as the file now holds it.
  */
 async function writeUpdate(
   report: Report,
-  existing: { list: ClassList; text: string } | undefined,
+  existing: { list: ClassList; text?: string } | undefined,
   settings: Settings,
   write: { prune: boolean; root: WriteRoot },
 ): Promise<ClassList> {

@@ -123,6 +123,9 @@ describe('noWorkflowCommands', () => {
       '\\u003a:error::x\n  \\u003a:warning::y\na::b\n:one',
     );
   });
+  it('leaves a text without :: as it is', () => {
+    expect(noWorkflowCommands(':one\n  :two\n{"a": ":"}\n')).toBe(':one\n  :two\n{"a": ":"}\n');
+  });
 });
 
 describe('linesSafe', () => {
