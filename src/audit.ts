@@ -20,7 +20,7 @@ import {
 import { AuditError } from './errors.js';
 import { confinedPath, repositoryRoot, writeConfined, type WriteRoot } from './confined.js';
 import { readClassList } from './files.js';
-import { gitShow } from './git.js';
+import { activeGit } from './git.js';
 import type { Finding } from './core/findings.js';
 import { auditListings, liveRecords } from './core/listings.js';
 import {
@@ -221,12 +221,14 @@ export function readAtRef(ref: string, path: string, cwd?: string): Promise<stri
   const inRepo = relative(resolve(cwd ?? '.'), resolve(cwd ?? '.', path))
     .split(sep)
     .join('/');
-  return gitShow(`${ref}:./${inRepo}`, cwd).catch((error: Error) => {
-    throw new AuditError(
-      `Could not read ${path} at ${ref}: ${error.message.split('\n')[0]}.`,
-      `Make sure the ref exists locally (a shallow checkout may need git fetch --depth=1 origin ${ref}).`,
-    );
-  });
+  return activeGit()
+    .show(`${ref}:./${inRepo}`, cwd)
+    .catch((error: Error) => {
+      throw new AuditError(
+        `Could not read ${path} at ${ref}: ${error.message.split('\n')[0]}.`,
+        `Make sure the ref exists locally (a shallow checkout may need git fetch --depth=1 origin ${ref}).`,
+      );
+    });
 }
 
 /** A finished audit: its report, and when every process it started is gone. */

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { BASE_ENV } from './server/process.js';
 
 const BASE = new Set(BASE_ENV.map((key) => key.toUpperCase()));
@@ -86,4 +87,86 @@ export async function gitShow(object: string, cwd?: string): Promise<string | nu
     }
     throw error;
   }
+}
+
+/** One entry of a tree, as `git ls-tree` lists it: `mode`, `type` (blob, tree, commit), `object`. */
+export interface TreeEntry {
+  mode: string;
+  type: string;
+  object: string;
+}
+
+/**
+ * The few questions the auditor asks of a clone, each one git operation: the seam between the
+ * engine and the `git` process. The engine never runs git but through one of these; the default,
+ * {@link processGit}, runs the real `git` as before. A caller in code (the unit tests, through
+ * {@link withGit}) may answer them from memory instead; nothing a run reads (config, inputs,
+ * environment, the PR's files) can pick the Git. What is trusted in a base read (resolving a path
+ * in the base commit's own tree, symlinks, "no such file") stays in config/base-reader.ts, over
+ * these raw objects.
+ */
+export interface Git {
+  /** The repository's root (`rev-parse --show-toplevel`) from `cwd`; undefined outside one. */
+  topLevel(cwd?: string): Promise<string | undefined>;
+  /** See {@link commitOf}: the full commit id `ref` names, when this clone holds the commit. */
+  commit(ref: string, cwd?: string): Promise<string | undefined>;
+  /** The root tree of a commit (`rev-parse --verify C^{tree}`); rejects when there is none. */
+  tree(commit: string, cwd?: string): Promise<string>;
+  /** A tree's entries by name (`ls-tree -z --full-tree`); rejects when the tree is not here. */
+  entries(tree: string, cwd?: string): Promise<Map<string, TreeEntry>>;
+  /** A blob's text (`cat-file blob`); rejects when the object is missing. */
+  blob(object: string, cwd?: string): Promise<string>;
+  /** Brings one commit from origin (`fetch --no-tags --depth=1`); rejects with git's message. */
+  fetch(ref: string, cwd?: string): Promise<void>;
+  /** Whether the index tracks `path` (`ls-files --error-unmatch`); false outside a repository. */
+  tracked(path: string, cwd?: string): Promise<boolean>;
+  /** See {@link gitShow}: `git show REV:PATH`, null when the commit is proved not to hold it. */
+  show(object: string, cwd?: string): Promise<string | null>;
+}
+
+/** The real `git`, run as a process in {@link gitEnvironment}: what every run uses by default. */
+export const processGit: Git = {
+  async topLevel(cwd) {
+    const top = await git(['rev-parse', '--show-toplevel'], cwd).then(
+      (out) => out.trim(),
+      () => '',
+    );
+    return top || undefined;
+  },
+  commit: (ref, cwd) => commitOf(ref, cwd),
+  async tree(commit, cwd) {
+    return (await git(['rev-parse', '--verify', `${commit}^{tree}`], cwd)).trim();
+  },
+  async entries(tree, cwd) {
+    const out = await git(['ls-tree', '-z', '--full-tree', tree], cwd);
+    const map = new Map<string, TreeEntry>();
+    for (const line of out.split('\0')) {
+      const tab = line.indexOf('\t');
+      if (tab < 0) continue;
+      const [mode = '', type = '', object = ''] = line.slice(0, tab).split(' ');
+      map.set(line.slice(tab + 1), { mode, type, object });
+    }
+    return map;
+  },
+  blob: (object, cwd) => git(['cat-file', 'blob', object], cwd),
+  async fetch(ref, cwd) {
+    await git(['fetch', '--no-tags', '--depth=1', 'origin', ref], cwd);
+  },
+  tracked: (path, cwd) => gitSucceeds(['ls-files', '--error-unmatch', '--', path], cwd),
+  show: (object, cwd) => gitShow(object, cwd),
+};
+
+const scoped = new AsyncLocalStorage<Git>();
+
+/**
+ * Runs `work` with `git` answering every git question the engine asks within it (its awaits and
+ * callbacks included), then as before. For a caller in code only: the tests' in-memory clone.
+ */
+export function withGit<T>(git: Git, work: () => Promise<T>): Promise<T> {
+  return scoped.run(git, work);
+}
+
+/** The Git the engine asks: the one {@link withGit} set for this run, else the real `git`. */
+export function activeGit(): Git {
+  return scoped.getStore() ?? processGit;
 }

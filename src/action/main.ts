@@ -7,6 +7,7 @@ import { getOptionalInput, inputSecrets } from '../config/inputs.js';
 import { stopUnclaimed } from '../server/early.js';
 import { stopsSettled } from '../server/process.js';
 import type { Connect } from '../server/listing.js';
+import { withGit, type Git } from '../git.js';
 import { knownOf, readContext } from './context.js';
 import { nothingKnown, publishFailure, within } from './failure.js';
 import { publish } from './publish.js';
@@ -15,10 +16,13 @@ import { newStep } from './step-dir.js';
 
 /**
  * What a caller may set besides the environment: how each server is reached (by default started
- * or fetched). Tests run the whole action in one process with servers in memory through it.
+ * or fetched), and the git the base and the repository's root are read through (by default the
+ * `git` process; see git.ts). Tests run the whole action in one process with servers and a clone
+ * in memory through them.
  */
 export interface ActionSeams {
   connect?: Connect;
+  git?: Git;
 }
 
 /**
@@ -29,10 +33,11 @@ export interface ActionSeams {
  * `env` (inputs, event, workspace, API URL); @actions/core writes the runner's files named in
  * process.env.
  */
-export async function run(
-  env: NodeJS.ProcessEnv = process.env,
-  seams: ActionSeams = {},
-): Promise<void> {
+export function run(env: NodeJS.ProcessEnv = process.env, seams: ActionSeams = {}): Promise<void> {
+  return seams.git ? withGit(seams.git, () => runAction(env, seams)) : runAction(env, seams);
+}
+
+async function runAction(env: NodeJS.ProcessEnv, seams: ActionSeams): Promise<void> {
   newStep();
   // Masked before anything can print it: an input error may quote a value that holds it.
   const token = getOptionalInput('github-token', env);

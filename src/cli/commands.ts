@@ -13,6 +13,7 @@ import {
   type ConfigRead,
 } from '../config/plan.js';
 import { logicalCwd } from '../config/base-reader.js';
+import { withGit, type Git } from '../git.js';
 import { AuditError } from '../errors.js';
 import { repositoryRoot } from '../confined.js';
 import type { Finding } from '../core/findings.js';
@@ -180,13 +181,23 @@ async function auditOptionsOf(
 }
 
 /**
- * The CLI as a function of its arguments, so tests can call it without a process; `connect`
- * lets them reach the servers in memory too (see AuditOptions).
+ * What a caller in code may set besides the arguments: how each server is reached (see
+ * AuditOptions) and the git the base and the repository's root are read through (see git.ts).
+ * Tests run the CLI in one process with servers and a clone in memory through them.
  */
-export async function runCli(
-  argv: string[],
-  connect?: AuditOptions['connect'],
-): Promise<CliResult> {
+export interface CliSeams {
+  connect?: AuditOptions['connect'];
+  git?: Git;
+}
+
+/** The CLI as a function of its arguments, so tests can call it without a process. */
+export function runCli(argv: string[], seams: CliSeams = {}): Promise<CliResult> {
+  return seams.git
+    ? withGit(seams.git, () => runCommand(argv, seams.connect))
+    : runCommand(argv, seams.connect);
+}
+
+async function runCommand(argv: string[], connect: AuditOptions['connect']): Promise<CliResult> {
   const quick = quickAnswer(argv);
   if (quick) return quick;
   const line = parseCommandLine(argv);

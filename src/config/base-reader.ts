@@ -6,7 +6,7 @@
 import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { AuditError } from '../errors.js';
-import { commitOf, git, gitMessage } from '../git.js';
+import { activeGit, gitMessage, type Git, type TreeEntry } from '../git.js';
 
 /** A commit with no parent: a push that creates a branch names it as its `before`. */
 export const NULL_SHA = /^0{40}$/;
@@ -27,12 +27,8 @@ export async function logicalCwd(env: NodeJS.ProcessEnv = process.env): Promise<
 }
 
 /** The repository's root as git reports it from `cwd`; undefined outside a repository. */
-export async function gitTopLevel(cwd: string): Promise<string | undefined> {
-  const top = await git(['rev-parse', '--show-toplevel'], cwd).then(
-    (out) => out.trim(),
-    () => '',
-  );
-  return top || undefined;
+export function gitTopLevel(cwd: string): Promise<string | undefined> {
+  return activeGit().topLevel(cwd);
 }
 
 /**
@@ -60,19 +56,14 @@ export async function repoPathOf(path: string, from: string, root: string): Prom
   );
 }
 
-/** One entry of a tree, as `git ls-tree` lists it. */
-interface TreeEntry {
-  mode: string;
-  type: string;
-  object: string;
-}
-
 /**
  * A commit in this clone, read by repository path. Trees are listed once each and kept: a run
  * reads a few paths, most in the same folders.
  */
 export class BaseTree {
   private readonly trees = new Map<string, Promise<Map<string, TreeEntry>>>();
+  /** The clone's git, as it was when the commit was found there: every read asks the same. */
+  private readonly git: Git = activeGit();
 
   constructor(
     /** The full commit id. */
@@ -86,16 +77,7 @@ export class BaseTree {
   private entries(tree: string): Promise<Map<string, TreeEntry>> {
     let listed = this.trees.get(tree);
     if (!listed) {
-      listed = git(['ls-tree', '-z', '--full-tree', tree], this.root).then((out) => {
-        const map = new Map<string, TreeEntry>();
-        for (const line of out.split('\0')) {
-          const tab = line.indexOf('\t');
-          if (tab < 0) continue;
-          const [mode = '', type = '', object = ''] = line.slice(0, tab).split(' ');
-          map.set(line.slice(tab + 1), { mode, type, object });
-        }
-        return map;
-      });
+      listed = this.git.entries(tree, this.root);
       this.trees.set(tree, listed);
     }
     return listed;
@@ -113,7 +95,7 @@ export class BaseTree {
    * repository only, at most MAX_LINKS); null only when the tree proves there is no such file.
    */
   async read(repoPath: string): Promise<string | null> {
-    const root = (await git(['rev-parse', '--verify', `${this.commit}^{tree}`], this.root)).trim();
+    const root = await this.git.tree(this.commit, this.root);
     const todo = repoPath.split('/');
     // The folders walked so far, with their trees: `..` steps back within the commit.
     const walked: { name: string; tree: string }[] = [];
@@ -131,7 +113,7 @@ export class BaseTree {
       if (!entry) return null;
       if (entry.mode === '120000') {
         if (++links > MAX_LINKS) this.refuse(repoPath, `passes more than ${MAX_LINKS} symlinks`);
-        const target = await git(['cat-file', 'blob', entry.object], this.root);
+        const target = await this.git.blob(entry.object, this.root);
         if (target.startsWith('/') || /^[A-Za-z]:/.test(target))
           this.refuse(repoPath, `goes through the symlink ${here}, which points outside it`);
         todo.unshift(...target.split('/'));
@@ -141,7 +123,7 @@ export class BaseTree {
       else if (entry.type === 'blob') {
         // A file where the path needs a folder: the commit holds nothing at the path.
         if (todo.some((rest) => rest !== '' && rest !== '.')) return null;
-        return git(['cat-file', 'blob', entry.object], this.root);
+        return this.git.blob(entry.object, this.root);
       } else this.refuse(repoPath, `goes through ${here}, a submodule`);
     }
     return this.refuse(repoPath, 'is a folder');
@@ -180,13 +162,14 @@ export async function baseTree(
       `${label} cannot be read: ${cwd} is not in a git repository.`,
       'Run in a clone of the repository (in a workflow: after actions/checkout); the CLI also takes the base class list as --base.',
     );
-  let commit = await commitOf(ref, root);
+  const git = activeGit();
+  let commit = await git.commit(ref, root);
   let why = '';
   if (commit === undefined && options.fetch && /^[0-9a-f]{40}$/i.test(ref)) {
-    await git(['fetch', '--no-tags', '--depth=1', 'origin', ref], root).catch((error: Error) => {
+    await git.fetch(ref, root).catch((error: Error) => {
       why = `fetching it failed: ${gitMessage(error.message).split('\n')[0]}`;
     });
-    commit = await commitOf(ref, root);
+    commit = await git.commit(ref, root);
   }
   if (commit === undefined) throw missingCommit(ref, label, why);
   return new BaseTree(commit, root, label);

@@ -16,7 +16,7 @@ import { AuditError } from '../errors.js';
 import { claudeCode } from '../clients/claude-code/client.js';
 import type { ClientsInput } from '../clients/judge.js';
 import { committedClients, type ClientFilesOptions } from './client-files.js';
-import { git } from '../git.js';
+import { activeGit } from '../git.js';
 import { NPX_COMMAND } from '../version.js';
 import { DEFAULT_SETTINGS, LOCAL_SETTINGS } from './defaults.js';
 import { shellQuote } from './settings.js';
@@ -39,13 +39,8 @@ export async function readSettingsText(path: string): Promise<string | undefined
 }
 
 /** Whether git tracks the file (its allow rules then need a trusted workspace); false outside a repository. */
-async function tracked(path: string): Promise<boolean> {
-  try {
-    await git(['ls-files', '--error-unmatch', '--', path]);
-    return true;
-  } catch {
-    return false;
-  }
+function tracked(path: string): Promise<boolean> {
+  return activeGit().tracked(path);
 }
 
 /**

@@ -4,7 +4,7 @@
 import { readTrusted } from '../trusted.js';
 import { readBaseState, type BaseRead } from './base.js';
 import { baseTree, gitTopLevel, repoPathOf, type BaseTree } from './base-reader.js';
-import { commitOf } from '../git.js';
+import { activeGit } from '../git.js';
 import { AuditError, getErrorMessage } from '../errors.js';
 import { terminalSafe } from '../escape.js';
 import { DEFAULT_CONFIG, MCP_JSON } from './defaults.js';
@@ -140,7 +140,7 @@ export async function readBasePlan(options: {
     // symlink in the base's tree is followed as git stored it.
     if (answered === null && options.apiNamedCommit) {
       const clone = await top;
-      if (clone === undefined || (await commitOf(ref, clone)) === undefined) return null;
+      if (clone === undefined || (await activeGit().commit(ref, clone)) === undefined) return null;
     }
     try {
       return await (await treeOf()).read(repoPath);

@@ -19,6 +19,8 @@ export {
   SERVED,
 } from './action-workspace.js';
 import { inMemory, runCliInMemory } from './in-memory.js';
+import type { Git } from '../../src/git.js';
+import { noRepository } from './memory-git.js';
 
 /** The variables a runner sets for a step: none of the test process's may leak into a run. */
 const RUNNER_VARIABLE = /^(INPUT_|GITHUB_|RUNNER_)/;
@@ -53,10 +55,12 @@ function stepEnvironment(env: Record<string, string>): () => void {
 
 /**
  * The action run in this process as the runner runs it (the same options and result as
- * runAction), in the workspace, its servers served in memory. Runs one at a time: it takes over
+ * runAction), in the workspace, its servers served in memory, its clone `git` (by default none). Runs one at a time: it takes over
  * process.env, the working directory, stdout and the exit code while it runs.
  */
-export async function runActionInMemory(options: ActionRunOptions): Promise<ActionRun> {
+export async function runActionInMemory(
+  options: ActionRunOptions & { git?: Git },
+): Promise<ActionRun> {
   const { env, collect } = await runnerSetup(options);
   const stdout: string[] = [];
   const stderr: string[] = [];
@@ -69,7 +73,7 @@ export async function runActionInMemory(options: ActionRunOptions): Promise<Acti
   let code: number | null;
   try {
     process.chdir(options.workspace);
-    await run({ ...env }, { connect: inMemory });
+    await run({ ...env }, { connect: inMemory, git: options.git ?? noRepository });
     code = Number(process.exitCode ?? 0);
   } finally {
     restoreErr();

@@ -23,6 +23,8 @@ import { runCli as runCommands } from '../../src/cli/commands.js';
 import { describeError } from '../../src/errors.js';
 import { noWorkflowCommands } from '../../src/escape.js';
 import { EXAMPLE, type Run } from './cli.js';
+import type { Git } from '../../src/git.js';
+import { noRepository } from './memory-git.js';
 
 type Factory = Parameters<typeof serveStdio>[0];
 
@@ -114,13 +116,22 @@ export const inMemory: Connect = (target, era) => {
  * The CLI's commands as src/cli.ts runs them (exit 2 and one line for an error, no workflow
  * commands in the output), in this process, its servers in memory: the same Run as the e2e
  * layer's runCli, for the many variants of a rule that need no real process. `cwd` is where
- * relative paths and .mcp.json are looked up, as for a real run.
+ * relative paths and .mcp.json are looked up, as for a real run; `git` is the clone it runs in
+ * (test/support/memory-git.ts), by default none (a folder in no repository).
  */
-export async function runCliInMemory(args: string[], options: { cwd?: string } = {}): Promise<Run> {
+export async function runCliInMemory(
+  args: string[],
+  options: { cwd?: string; git?: Git } = {},
+): Promise<Run> {
   const before = process.cwd();
-  if (options.cwd) process.chdir(options.cwd);
+  const pwd = process.env.PWD;
+  // As a shell's `cd` does: PWD names the folder as given, a symlink's name included.
+  if (options.cwd) {
+    process.chdir(options.cwd);
+    process.env.PWD = options.cwd;
+  }
   try {
-    const result = await runCommands(args, inMemory);
+    const result = await runCommands(args, { connect: inMemory, git: options.git ?? noRepository });
     return {
       code: result.exitCode,
       stdout: noWorkflowCommands(result.stdout),
@@ -130,5 +141,7 @@ export async function runCliInMemory(args: string[], options: { cwd?: string } =
     return { code: 2, stdout: '', stderr: `mcp-annotation-auditor: ${describeError(error)}\n` };
   } finally {
     process.chdir(before);
+    if (pwd === undefined) delete process.env.PWD;
+    else process.env.PWD = pwd;
   }
 }

@@ -24,7 +24,7 @@ async function runCli(argv: string[]) {
   const before = process.cwd();
   if (list !== undefined) process.chdir(dirname(list));
   try {
-    return await runCommands(argv, inMemory);
+    return await runCommands(argv, { connect: inMemory });
   } finally {
     process.chdir(before);
   }
