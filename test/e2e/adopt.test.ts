@@ -1,12 +1,13 @@
 // Adoption as a new user meets it: the package as npm would publish it, installed from its
 // tarball into a scratch git repository, then the README's steps and the commands the tool prints.
+// What package.json and action.yml must say for publishing is read in test/unit/package-manifest.test.ts.
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NPX_COMMAND, VERSION } from '../../src/version.js';
-import { DIST, ROOT, SERVERS, notesSpec, tempDir, withAnnotations } from '../support/cli.js';
+import { DIST, SERVERS, notesSpec, tempDir, withAnnotations } from '../support/cli.js';
 import { npmEnv, packPackage, sh } from '../support/package.js';
 
 const exec = promisify(execFile);
@@ -49,28 +50,6 @@ describe('the npm package', () => {
     expect(packed).toEqual(expected.sort());
     expect(packed).not.toContain('dist/index.js');
     expect(packed).not.toContain('action.yml');
-  });
-
-  it('is ready to publish: bin, engines, repository, a build check first, no runtime installs', async () => {
-    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as Record<
-      string,
-      unknown
-    >;
-    expect(pkg.version).toBe(VERSION);
-    expect(pkg.bin).toEqual({ 'mcp-annotation-auditor': 'dist/cli.js' });
-    expect(pkg.engines).toEqual({ node: '>=20' });
-    expect((pkg.repository as { url: string }).url).toMatch(/github\.com/);
-    expect((pkg.scripts as Record<string, string>).prepublishOnly).toBe('npm run build:check');
-    // The bundle carries its dependencies: installing it installs nothing else.
-    expect(pkg.dependencies).toBeUndefined();
-    await expect(readFile(join(ROOT, 'LICENSE'), 'utf8')).resolves.toMatch(/^MIT License/);
-  });
-
-  it("fits the action's description within the Marketplace's limit", async () => {
-    const yml = await readFile(join(ROOT, 'action.yml'), 'utf8');
-    const description = /^description: (.*)$/m.exec(yml)?.[1] ?? '';
-    expect(description.length).toBeGreaterThan(20);
-    expect(description.length).toBeLessThan(125);
   });
 });
 

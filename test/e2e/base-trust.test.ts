@@ -1,10 +1,10 @@
 // What `check --base-ref` trusts, through the CLI, real server processes and real git
-// repositories: the base is read at the base commit (never through a symlink the PR planted),
-// a base commit the clone does not hold is an error that says what to fetch, the base commit's
-// config is read whatever the PR did to its own, and a config file without servers takes them
-// from .mcp.json.
+// repositories: the base is read at the base commit (never through a symlink the PR planted), and
+// a base commit a shallow clone does not hold is an error that says what to fetch. The variants
+// (symlinks the base commit holds, the PR deleting its config, a submodule, a missing object)
+// run in memory in test/unit/base-trust.test.ts, over the same base reader.
 import { execFile } from 'node:child_process';
-import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -84,59 +84,6 @@ describe('check --base-ref reads the base at the base commit', () => {
     expect(findingIds(run)).toContain('hint-dropped:delete_note');
     expect(findingIds(run)).not.toContain('tool-added:delete_note');
   });
-
-  it('run from a folder the PR makes a symlink to another, the base is read at the folder as named', async () => {
-    const dir = await tempDir();
-    const server = join(dir, 'server');
-    await mkdir(server);
-    const config = { policies: ['claude'], servers: { notes: served } };
-    const { spec } = await baseRepository(dir, { [`server/${CONFIG}`]: config }, server);
-    await rename(server, join(dir, 'server-v2'));
-    await symlink('server-v2', server);
-    await writeFile(join(server, 'spec.json'), JSON.stringify(dropIdempotent(spec)));
-    await recorded(server);
-    const run = await cli(server, 'check', '--format', 'json', '--base-ref', 'HEAD');
-    expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(findingIds(run)).toContain('hint-dropped:delete_note');
-  });
-});
-
-describe('check --base-ref follows symlinks as the base commit stored them', () => {
-  const config = {
-    policies: ['claude'],
-    classList: 'mcp/classes.json',
-    servers: { notes: served },
-  };
-
-  it('a class list folder that is a symlink in the base commit is read through it', async () => {
-    const dir = await tempDir();
-    await mkdir(join(dir, 'lists'));
-    await symlink('lists', join(dir, 'mcp'));
-    const { spec } = await baseRepository(dir, { [CONFIG]: config });
-    await writeFile(join(dir, 'spec.json'), JSON.stringify(dropIdempotent(spec)));
-    await recorded(dir);
-    const run = await cli(dir, 'check', '--format', 'json', '--base-ref', 'HEAD');
-    expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(findingIds(run)).toContain('hint-dropped:delete_note');
-  });
-
-  it('a symlink in the base commit that leaves the repository is refused, exit 2', async () => {
-    const dir = await tempDir();
-    const repo = join(dir, 'repo');
-    await mkdir(repo);
-    // update writes only inside the repository: the list is recorded there, then moved out and
-    // linked back before the base commit is made.
-    await git(repo, 'init', '-q');
-    await put(repo, { [CONFIG]: config });
-    await writeFile(join(repo, 'spec.json'), JSON.stringify(await notesSpec()));
-    await recorded(repo);
-    await rename(join(repo, 'mcp'), join(dir, 'outside'));
-    await symlink('../outside', join(repo, 'mcp'));
-    await commitAll(repo, 'base');
-    const run = await cli(repo, 'check', '--base-ref', 'HEAD');
-    expect(run.code, run.stdout + run.stderr).toBe(2);
-    expect(run.stderr).toContain('mcp/classes.json at HEAD leaves the repository');
-  });
 });
 
 describe('check --base-ref with a base commit the clone does not hold', () => {
@@ -166,59 +113,5 @@ describe('check --base-ref with a base commit the clone does not hold', () => {
     const fetched = await cli(clone, 'check', '--format', 'json', '--base-ref', base);
     expect(fetched.code, fetched.stdout + fetched.stderr).toBe(1);
     expect(findingIds(fetched)).toContain('hint-dropped:delete_note');
-  });
-});
-
-describe('check --base-ref and the config file', () => {
-  it('reads the base commit config when the PR deletes its config and old class list', async () => {
-    const dir = await tempDir();
-    const config = {
-      policies: ['claude'],
-      classList: 'mcp/classes.json',
-      servers: { notes: served },
-    };
-    const project = { mcpServers: { notes: served } };
-    const { spec } = await baseRepository(dir, {
-      [CONFIG]: config,
-      '.mcp.json': project,
-      'mcp/.keep': '',
-    });
-    // The PR: no config, no old list; .mcp.json names the server and the default list records it.
-    await rm(join(dir, CONFIG));
-    await rm(join(dir, 'mcp'), { recursive: true });
-    await writeFile(join(dir, 'spec.json'), JSON.stringify(dropIdempotent(spec)));
-    await recorded(dir);
-    const run = await cli(
-      dir,
-      'check',
-      '--format',
-      'json',
-      '--policy',
-      'claude',
-      '--base-ref',
-      'HEAD',
-    );
-    expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(findingIds(run)).toContain('hint-dropped:delete_note');
-    expect(findingIds(run)).toContain('class-list-moved:');
-  });
-
-  it('a config file with no servers (only a waiver) takes the servers from .mcp.json', async () => {
-    const dir = await tempDir();
-    const spec = await notesSpec();
-    await put(dir, {
-      'spec.json': spec,
-      '.mcp.json': { mcpServers: { notes: served } },
-      [CONFIG]: {
-        waivers: [
-          { rule: 'tool-added', tool: 'add_note', reason: 'reviewed', expires: '2099-01-01' },
-        ],
-      },
-    });
-    await recorded(dir);
-    const run = await cli(dir, 'check', '--format', 'json');
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(json(run).tools.map((t) => t.name)).toContain('delete_note');
-    expect(run.stderr).toContain(`servers from .mcp.json (${CONFIG} lists none)`);
   });
 });

@@ -1,10 +1,10 @@
 // protocolEra both against a git base: each era's listing counts on its own, so a hint one era
 // alone drops is drift, then hint-dropped once recorded; narrowing both to one era is
-// config-relaxed. Through the CLI and a real server that answers each era its own way.
+// config-relaxed. Through the CLI and a real server that answers each era its own way, once; the
+// variants run in memory in test/unit/eras-base.test.ts.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { auditListings } from '../../src/core/listings.js';
 import {
   json,
   notesSpec,
@@ -90,70 +90,5 @@ describe('22.5: protocolEra both, a hint dropped in the modern era only', () => 
     expect(json(run).findings.find((f) => f.rule === 'hint-dropped')?.message).toBe(
       'idempotentHint (was true) no longer declared; clients now assume the default.',
     );
-  });
-
-  it('a hint dropped in the legacy era only fails the same way', async () => {
-    const { dir, spec } = await repository();
-    await serve(dir, withAnnotations(spec, 'delete_note', { idempotentHint: undefined }), spec);
-    const update = await runCli(['update', '--config', 'auditor.yml'], { cwd: dir });
-    expect(update.code, update.stderr).toBe(0);
-    const run = await check(dir);
-    expect(run.code, run.stdout).toBe(1);
-    expect(rules(run, 'error')).toEqual(['hint-dropped:delete_note']);
-  });
-
-  it('destructiveHint turned false for modern clients only is hint-dropped, not only era-mismatch', async () => {
-    const { dir, spec } = await repository();
-    await serve(dir, spec, withAnnotations(spec, 'delete_note', { destructiveHint: false }));
-    const update = await runCli(['update', '--config', 'auditor.yml'], { cwd: dir });
-    expect(update.code, update.stderr).toBe(0);
-    const run = await check(dir);
-    expect(run.code, run.stdout).toBe(1);
-    expect(rules(run, 'error')).toEqual(['hint-dropped:delete_note']);
-    expect(rules(run, 'warning')).toEqual(['era-mismatch:delete_note']);
-  });
-
-  it('switching both to legacy in the PR config is config-relaxed', async () => {
-    const { dir } = await repository();
-    await writeConfig(dir, config('legacy'));
-    const run = await check(dir);
-    expect(run.code, run.stdout).toBe(1);
-    expect(json(run).findings.map((f) => [f.rule, f.message])).toEqual([
-      [
-        'config-relaxed',
-        'The config auditor.yml relaxes the check against auditor.yml at HEAD: server "notes": protocolEra is legacy (was both): the other era is no longer audited.',
-      ],
-    ]);
-  });
-});
-
-describe('the union of two eras, in-process', () => {
-  const hints = {
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  };
-  const tool = (annotations: Record<string, unknown>) => ({ name: 'sync', annotations });
-
-  it('records a hint only where both eras declare it alike', () => {
-    const { tools } = auditListings(
-      [
-        { era: 'legacy', rawTools: [tool({ ...hints, openWorldHint: undefined })] },
-        { era: 'modern', rawTools: [tool({ ...hints, idempotentHint: false })] },
-      ],
-      [],
-    );
-    expect(tools).toHaveLength(1);
-    const [merged] = tools;
-    // openWorldHint absent in legacy, idempotentHint true vs false: neither is declared to all.
-    expect(merged?.hints.openWorldHint).toEqual({ declared: false, effective: true });
-    expect(merged?.hints.idempotentHint).toEqual({ declared: false, effective: false });
-    expect(merged?.hints.destructiveHint).toEqual({
-      declared: true,
-      value: false,
-      effective: false,
-    });
-    expect([merged?.class, merged?.reach]).toEqual(['edit', 'open']);
   });
 });

@@ -1,17 +1,17 @@
-// Ways a PR could get a dropped hint or a relaxed class past check, and ways update could lose
-// reviewed entries: each through the CLI, real server processes and a real git repository.
-import { readFile, writeFile } from 'node:fs/promises';
+// Ways a PR could get a dropped hint or a relaxed class past check, through the built CLI, real
+// server processes and a real git repository: one run per feature (a renamed server, a class list
+// moved with git mv, the PR's config relaxing the check). Their variants run in memory in
+// test/unit/evasion.test.ts.
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  EXAMPLE,
   json,
   notesSpec,
   runCli,
   SERVERS,
   tempDir,
   withAnnotations,
-  withDeleteNoteRenamed,
   writeConfig,
 } from '../support/cli.js';
 import { git } from '../support/git.js';
@@ -72,26 +72,6 @@ describe('renaming a server in the config', () => {
       'The base class list records this server\'s tools under "notes", and no server of that name is audited now: "notes2" is taken as "notes" renamed, and compared with it tool by tool.',
     );
   });
-
-  it('a base server that no audited server matches is a server-removed error, approvable', async () => {
-    const other = { command: 'node', args: [EXAMPLE, '--read-only'] };
-    const { dir } = await repository({ servers: { notes: served(), other } });
-    await writeConfig(dir, { servers: { notes: served() } });
-    expect(
-      (await runCli(['update', '--prune', '--config', 'auditor.yml'], { cwd: dir })).code,
-    ).toBe(0);
-    const run = await check(dir);
-    expect(run.code, run.stdout).toBe(1);
-    const removed = json(run).findings.filter((f) => f.rule === 'server-removed');
-    expect(removed.map((f) => [f.severity, f.message])).toEqual([
-      [
-        'error',
-        'The base class list records 1 reviewed tool of server "other" (list_notes), but no audited server matches it by name or by its tools: this change removes them from review.',
-      ],
-    ]);
-    const approved = await check(dir, '--approved');
-    expect(approved.code, approved.stdout).toBe(0);
-  });
 });
 
 describe('moving the class list', () => {
@@ -110,33 +90,6 @@ describe('moving the class list', () => {
     expect(rules(run)).toEqual(['class-list-moved:', 'hint-dropped:delete_note']);
     expect(json(run).findings.find((f) => f.rule === 'class-list-moved')?.message).toBe(
       'The class list is reviewed.json now, but mcp-tool-classes.json at HEAD: the two are compared.',
-    );
-  });
-
-  it('with --class-list only: the base is still found at the path the base commit used', async () => {
-    const { dir, spec } = await repository({ policies: ['claude'], servers: { notes: served() } });
-    await git(dir, 'mv', 'mcp-tool-classes.json', 'moved.json');
-    await writeFile(join(dir, 'spec.json'), JSON.stringify(dropDestructive(spec)));
-    const flags = ['--config', 'auditor.yml', '--class-list', 'moved.json'];
-    expect((await runCli(['update', ...flags], { cwd: dir })).code).toBe(0);
-    const run = await check(dir, '--class-list', 'moved.json');
-    expect(run.code, run.stdout).toBe(1);
-    expect(rules(run)).toEqual(['class-list-moved:', 'hint-dropped:delete_note']);
-  });
-
-  it('a base config naming a class list the base commit does not hold is an error', async () => {
-    const dir = await tempDir();
-    await writeFile(join(dir, 'spec.json'), JSON.stringify(await notesSpec()));
-    await writeConfig(dir, { classList: 'gone.json', servers: { notes: served() } });
-    await git(dir, 'init', '-q');
-    await git(dir, 'add', '.');
-    await git(dir, 'commit', '-q', '-m', 'base');
-    await writeConfig(dir, { classList: 'new.json', servers: { notes: served() } });
-    expect((await runCli(['update', '--config', 'auditor.yml'], { cwd: dir })).code).toBe(0);
-    const run = await check(dir);
-    expect(run.code, run.stdout).toBe(2);
-    expect(run.stderr).toContain(
-      'The config file auditor.yml at HEAD names the class list gone.json, but HEAD holds no file there nor at new.json.',
     );
   });
 });
@@ -173,94 +126,5 @@ describe("the PR's own config relaxing the check", () => {
     const approved = await check(dir, '--approved');
     expect(approved.code, approved.stdout).toBe(0);
     expect(json(approved).findings.filter((f) => f.rule === 'config-relaxed')).toHaveLength(4);
-  });
-
-  it('turning config-relaxed itself off in the PR is one more relaxation, still reported', async () => {
-    const { dir } = await repository({ policies: ['claude'], servers: { notes: served() } });
-    await writeConfig(dir, {
-      policies: ['claude'],
-      servers: { notes: served() },
-      rules: { 'config-relaxed': 'off' },
-    });
-    const run = await check(dir);
-    expect(run.code, run.stdout).toBe(1);
-    expect(json(run).findings.map((f) => f.message)).toEqual([
-      'The config auditor.yml relaxes the check against auditor.yml at HEAD: rule config-relaxed is turned off (was error).',
-    ]);
-  });
-});
-
-describe('a rename with a schema change', () => {
-  it('is a probable tool-renamed, so the dropped hint is still hint-dropped', async () => {
-    const { dir, spec } = await repository({ policies: ['claude'], servers: { notes: served() } });
-    await writeFile(join(dir, 'spec.json'), JSON.stringify(withDeleteNoteRenamed(spec)));
-    expect((await runCli(['update', '--config', 'auditor.yml'], { cwd: dir })).code).toBe(0);
-    const run = await check(dir);
-    expect(run.code, run.stdout).toBe(1);
-    // The schema the model reads changed under the new name too: a notice beside the rename.
-    expect(rules(run)).toEqual([
-      'hint-dropped:remove_note',
-      'schema-changed:remove_note',
-      'tool-renamed:remove_note',
-    ]);
-    expect(json(run).changes).toMatchObject([
-      {
-        kind: 'renamed',
-        tool: 'remove_note',
-        renamedFrom: 'mcp__notes__delete_note',
-        probable: true,
-      },
-    ]);
-    const text = await runCli(['check', '--config', 'auditor.yml', '--base-ref', 'HEAD'], {
-      cwd: dir,
-    });
-    expect(text.stdout).toContain(
-      '~ remove_note: probably renamed from delete_note; destructiveHint true -> -',
-    );
-  });
-});
-
-describe('update of one server of a class list that records two', () => {
-  it('keeps the other server and its reasons, says so, and removes them only with --prune', async () => {
-    const dir = await tempDir();
-    const list = join(dir, 'classes.json');
-    const flags = ['--class-list', list];
-    expect((await runCli(['update', ...flags, '--', 'node', EXAMPLE], { cwd: dir })).code).toBe(0);
-    const other = ['update', ...flags, '--server-name', 'other', '--', 'node', EXAMPLE];
-    expect((await runCli([...other, '--read-only'], { cwd: dir })).code).toBe(0);
-    const data = JSON.parse(await readFile(list, 'utf8')) as {
-      tools: Record<string, { reason?: string }>;
-    };
-    (data.tools['mcp__other__list_notes'] as { reason?: string }).reason = 'reviewed';
-    await writeFile(list, `${JSON.stringify(data, null, 2)}\n`);
-    const before = await readFile(list, 'utf8');
-
-    const update = await runCli(['update', ...flags, '--', 'node', EXAMPLE], { cwd: dir });
-    expect(update.code, update.stderr).toBe(0);
-    expect(update.stdout.trim().split('\n').at(-1)).toBe(
-      `UNCHANGED: ${list} (3 tools; 1 entry of "other", not audited, kept (--prune removes them)). Nothing changed, so there is nothing to commit.`,
-    );
-    expect(await readFile(list, 'utf8')).toBe(before);
-    // check names the prune, not the command that used to delete the entries.
-    const checked = await runCli(['check', '--format', 'json', ...flags, '--', 'node', EXAMPLE]);
-    expect(json(checked).findings.find((f) => f.rule === 'unrecorded-change')?.fix).toContain(
-      `otherwise remove its entries with \`npx mcp-annotation-auditor@0.1.0 update --prune --server-name notes --class-list ${list} -- node ${EXAMPLE}\``,
-    );
-
-    const pruned = await runCli(['update', '--prune', ...flags, '--', 'node', EXAMPLE], {
-      cwd: dir,
-    });
-    expect(pruned.code, pruned.stderr).toBe(0);
-    expect(pruned.stdout).toContain(
-      'Changes (servers not audited, removed with --prune):\n- mcp__other__list_notes: removed, was read (closed)\n',
-    );
-    expect(pruned.stdout.trim().split('\n').at(-1)).toBe(
-      `UPDATED: ${list} (3 tools; 1 entry removed). Review the diff and commit it.`,
-    );
-    expect(Object.keys((JSON.parse(await readFile(list, 'utf8')) as typeof data).tools)).toEqual([
-      'mcp__notes__add_note',
-      'mcp__notes__delete_note',
-      'mcp__notes__list_notes',
-    ]);
   });
 });

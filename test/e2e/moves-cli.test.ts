@@ -1,7 +1,7 @@
 // A tool that moves from one server to another in a PR, or is renamed with a new schema: the
 // base's reviewed record must still be what it is compared with, so a relaxed class or a dropped
 // hint is not passed off as a tool removed here and another added there. Through the CLI, real
-// server processes and a git base.
+// server processes and a git base, once; the variants run in memory in test/unit/moves-base.test.ts.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -93,59 +93,5 @@ describe('a tool moved to another server in the PR', () => {
     });
     expect(text.stdout).toContain('delete_note: moved from server notes; class delete -> edit');
     expect((await check(dir, '--approved')).code).toBe(0);
-  });
-
-  it('a tool moved unchanged passes, as a move rather than removed and added', async () => {
-    const { dir, spec } = await repository();
-    await moveTo(dir, spec, deleteNote(spec));
-    const run = await check(dir);
-    expect(run.code, run.stdout).toBe(0);
-    const rules = json(run)
-      .findings.filter((f) => f.tool === 'delete_note')
-      .map((f) => f.rule);
-    expect(rules).toEqual(['tool-renamed']);
-  });
-
-  it('moved and renamed with a new schema and a dropped hint is still compared: hint-dropped', async () => {
-    const { dir, spec } = await repository();
-    const tool = deleteNote(withAnnotations(spec, 'delete_note', { destructiveHint: undefined }));
-    await moveTo(dir, spec, {
-      ...tool,
-      name: 'remove_note',
-      inputSchema: { type: 'object', properties: { key: { type: 'string' } } },
-    });
-    const run = await check(dir);
-    expect(run.code, run.stdout).toBe(1);
-    const rules = json(run)
-      .findings.filter((f) => f.tool === 'remove_note')
-      .map((f) => f.rule);
-    expect(rules).toEqual(expect.arrayContaining(['tool-renamed', 'hint-dropped']));
-  });
-});
-
-describe('a rename with a new schema', () => {
-  it('that drops a hint the class is not read from is a probable rename, so hint-dropped', async () => {
-    const { dir, spec } = await repository();
-    const dropped = withAnnotations(spec, 'delete_note', { idempotentHint: undefined });
-    const renamed = {
-      ...dropped,
-      tools: dropped.tools.map((t) =>
-        t.name === 'delete_note'
-          ? {
-              ...t,
-              name: 'remove_note',
-              inputSchema: { type: 'object', properties: { key: { type: 'string' } } },
-            }
-          : t,
-      ),
-    };
-    await writeFile(join(dir, 'spec.json'), JSON.stringify(renamed));
-    await update(dir);
-    const run = await check(dir);
-    const findings = json(run).findings.filter((f) => f.tool === 'remove_note');
-    expect(findings.map((f) => f.rule)).toEqual(
-      expect.arrayContaining(['tool-renamed', 'hint-dropped']),
-    );
-    expect(findings.find((f) => f.rule === 'hint-dropped')?.message).toContain('idempotentHint');
   });
 });

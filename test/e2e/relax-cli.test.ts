@@ -1,6 +1,7 @@
 // Ways a PR's config or class list relaxes the check without dropping a hint: client rules and
 // settings changed in the config, a delete tool recorded as edit, the audited command changed so
-// the delete tool is no longer listed. Through the CLI, real server processes and a git base.
+// the delete tool is no longer listed. Through the CLI, real server processes and a git base, one
+// run each; the variants run in memory in test/unit/relax-base.test.ts.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,36 +79,6 @@ describe('22.9: client rules and settings changed in the PR config', () => {
       'clientRules.delete is "allow" (was unset), clientRules.edit is "allow" (was unset): the Claude Code rules each class may have differ from the base.',
     ]);
   });
-
-  it('a per-tool allow in clientRules is config-relaxed too', async () => {
-    const { dir } = await repository();
-    await allowAll(dir);
-    await writeConfig(dir, {
-      ...BASE_CONFIG,
-      clientRules: { tools: { mcp__notes__delete_note: 'allow', mcp__notes__add_note: 'allow' } },
-    });
-    const run = await check(dir);
-    expect(run.code, run.stdout).toBe(1);
-    expect(relaxations(run)).toEqual([
-      'clientRules.tools.mcp__notes__add_note is "allow" (was unset), clientRules.tools.mcp__notes__delete_note is "allow" (was unset): the Claude Code rules each class may have differ from the base.',
-    ]);
-  });
-
-  it('settings pointing the check at another file is config-relaxed', async () => {
-    const { dir } = await repository();
-    await allowAll(dir);
-    await mkdir(join(dir, 'elsewhere'));
-    await writeFile(join(dir, 'elsewhere/settings.json'), '{"permissions": {}}');
-    await writeConfig(dir, { ...BASE_CONFIG, settings: 'elsewhere/settings.json' });
-    const run = await check(dir);
-    expect(run.code, run.stdout).toBe(1);
-    expect(json(run).findings.some((f) => f.rule === 'rule-allows-delete')).toBe(false);
-    expect(relaxations(run)).toEqual([
-      'settings is "elsewhere/settings.json" (was unset): the check judges other Claude Code settings files than the base.',
-    ]);
-    const approved = await check(dir, '--approved');
-    expect(approved.code, approved.stdout).toBe(0);
-  });
 });
 
 describe('22.11: a delete tool recorded as edit', () => {
@@ -141,19 +112,6 @@ describe('22.11: a delete tool recorded as edit', () => {
     ]);
     const approved = await check(dir, '--approved');
     expect(approved.code, approved.stdout).toBe(0);
-  });
-
-  it('the PR config turning class-relaxed to warning is config-relaxed', async () => {
-    const { dir, spec } = await repository();
-    await writeFile(
-      join(dir, 'spec.json'),
-      JSON.stringify(withAnnotations(spec, 'delete_note', { destructiveHint: false })),
-    );
-    await writeConfig(dir, { ...BASE_CONFIG, rules: { 'class-relaxed': 'warning' } });
-    await update(dir);
-    const run = await check(dir);
-    expect(run.code, run.stdout).toBe(1);
-    expect(relaxations(run)).toEqual(['rule class-relaxed is turned down to warning (was error).']);
   });
 });
 
@@ -193,35 +151,5 @@ describe('22.12: the audited command changed so that a tool is no longer listed'
     expect(text.stdout + text.stderr).not.toContain('tok-head-0002');
     const approved = await check(dir, '--approved');
     expect(approved.code, approved.stdout).toBe(0);
-  });
-
-  it('under a renamed server key, the base server is server-removed and the notice says renamed', async () => {
-    const { dir, spec } = await repository();
-    const fewer = { ...spec, tools: spec.tools.filter((t) => t.name !== 'delete_note') };
-    await writeFile(join(dir, 'read-mode.json'), JSON.stringify(fewer));
-    await writeConfig(dir, { ...BASE_CONFIG, servers: { notes2: served('read-mode.json') } });
-    const pruned = await runCli(['update', '--prune', '--config', 'auditor.yml'], { cwd: dir });
-    expect(pruned.code, pruned.stderr).toBe(0);
-    const run = await check(dir);
-    expect(run.code, run.stdout).toBe(1);
-    const findings = json(run).findings;
-    expect(findings.filter((f) => f.severity === 'error').map((f) => f.rule)).toEqual([
-      'server-removed',
-    ]);
-    expect(findings.find((f) => f.rule === 'start-changed')?.message).toContain(
-      '(renamed from "notes", args)',
-    );
-  });
-
-  it('a tool removed with the start configuration unchanged stays a tool-removed notice', async () => {
-    const { dir, spec } = await repository();
-    const fewer = { ...spec, tools: spec.tools.filter((t) => t.name !== 'delete_note') };
-    await writeFile(join(dir, 'spec.json'), JSON.stringify(fewer));
-    await update(dir);
-    const run = await check(dir);
-    expect(run.code, run.stdout).toBe(0);
-    expect(json(run).findings.map((f) => [f.rule, f.severity])).toEqual([
-      ['tool-removed', 'notice'],
-    ]);
   });
 });

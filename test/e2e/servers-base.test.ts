@@ -1,7 +1,8 @@
 // The servers a PR audits are compared with the base's as the run takes them: the config file's,
 // or .mcp.json's where the config file lists none, at the base as now. Moving servers between
 // the two files, renaming a server's key, or changing a .mcp.json-only project's command must
-// not shed what the base's entry held. Through the CLI, real server processes and a git base.
+// not shed what the base's entry held. Through the CLI, real server processes and a git base,
+// once; the variants run in memory in test/unit/servers-base.test.ts.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -66,40 +67,6 @@ describe('servers compared with the base as the run takes them', () => {
     expect(findingsOf(run)).toContainEqual(
       expect.stringMatching(
         /^error config-relaxed: .*server "notes": protocolEra is legacy \(was both\)/,
-      ),
-    );
-  });
-
-  it('a .mcp.json-only project whose command no longer lists the delete tool is start-removed', async () => {
-    const spec = await notesSpec();
-    const lite = { ...spec, tools: spec.tools.filter((t) => t.name !== 'delete_note') };
-    const dir = await repository({ '.mcp.json': { mcpServers: { notes: served('spec.json') } } });
-    await put(dir, {
-      'lite.json': lite,
-      '.mcp.json': { mcpServers: { notes: served('lite.json') } },
-    });
-    await recordAndCommit(dir, 'a mode without delete_note');
-    const run = await check(dir);
-    expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(findingsOf(run)).toContainEqual(expect.stringMatching(/^error start-removed: /));
-  });
-
-  it('a server under a new key is compared with the base entry it replaces: alwaysAllow added is config-relaxed', async () => {
-    const dir = await repository({
-      [CONFIG]: { policies: ['claude'], servers: { notes: served('spec.json') } },
-    });
-    await put(dir, {
-      [CONFIG]: {
-        policies: ['claude'],
-        servers: { notes_v2: served('spec.json', { alwaysAllow: ['delete_note'] }) },
-      },
-    });
-    await recordAndCommit(dir, 'notes is notes_v2');
-    const run = await check(dir);
-    expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(findingsOf(run)).toContainEqual(
-      expect.stringMatching(
-        /^error config-relaxed: .*server "notes" \(under the new key "notes_v2"\): alwaysAllow is added/,
       ),
     );
   });
