@@ -26,6 +26,10 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           setupFiles: ['test/support/no-process.ts'],
+          // One module graph per worker, not per file: most of the layer's time was each file
+          // importing the engine afresh. The files share no state but what they restore (the
+          // working directory, process.env and the streams a run takes over; see in-memory.ts).
+          isolate: false,
         },
       },
       {

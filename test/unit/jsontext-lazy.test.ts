@@ -1,17 +1,19 @@
 // jsonc-parser is a chunk of its own: a valid class list is read without it, a broken one loads it
 // to say where it breaks, and a settings reader called before it is loaded fails loudly. This file
-// must not load it up front (each test file gets its own modules).
+// must not load it up front: the unit layer's files share their modules (isolate: false), so it
+// drops them and imports its own.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { parseSettings } from '../../src/clients/claude-code/claude-settings.js';
-import { readForCheck } from '../../src/clients/claude-code/settings-check.js';
-import { parseClassList, usableBase } from '../../src/core/classlist.js';
-import { readClassList } from '../../src/files.js';
+import { describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../support/cli.js';
 
 describe('jsonc-parser, loaded on demand', () => {
   it('a valid class list needs no parser; a broken one loads it and names line and column', async () => {
+    vi.resetModules();
+    const { parseSettings } = await import('../../src/clients/claude-code/claude-settings.js');
+    const { readForCheck } = await import('../../src/clients/claude-code/settings-check.js');
+    const { parseClassList, usableBase } = await import('../../src/core/classlist.js');
+    const { readClassList } = await import('../../src/files.js');
     expect(parseClassList('{"version": 1, "tools": {}}', 'c.json').tools.size).toBe(0);
     // A settings reader needs lines: called before the load, it fails on any file, loudly.
     expect(() => parseSettings('{}', 's.json')).toThrow(/loadJsonText\(\) was not awaited/);
