@@ -9,18 +9,22 @@ import { codex } from '../../src/clients/codex/index.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVERS, removeTempDirs, tempDir } from '../support/cli.js';
-import { notesTools } from '../support/client-tools.js';
 import { notesCalls, observeCodex, serverTable, type CodexCase } from './codex-harness.js';
-import { NOTES, decisions, expectPredicted, pooled, predict, repository } from './harness.js';
+import {
+  NOTES,
+  decisions,
+  expectPredicted,
+  pooled,
+  predict,
+  repository,
+  writtenRules,
+} from './harness.js';
 
 const skip = process.env.SKIP_ORACLES === '1';
-// The matrix below writes rules as it is built: the parser is loaded first.
-await codex.load?.();
 afterAll(removeTempDirs);
 
 const CONFIGURABLE = join(SERVERS, 'configurable.mjs');
 const HINTS = await tempDir();
-const MAPPING = { read: 'allow', edit: 'ask', delete: 'deny' } as const;
 const NOTES_TABLE = serverTable('notes');
 const tool = (name: string, approval: string) =>
   `[mcp_servers.notes.tools.${name}]\napproval_mode = "${approval}"\n`;
@@ -32,6 +36,11 @@ interface Row extends CodexCase {
   args?: string[];
   /** The tools, with their declared hints (default: the notes tools). */
   tools?: ClientTool[];
+  /**
+   * The committed file is what `rules --client codex --write .codex/config.toml` leaves, run by
+   * the built CLI in the repository over `project` (none: no file yet) with the example's class list.
+   */
+  rules?: true;
 }
 
 /** A server with every combination of readOnlyHint, destructiveHint and openWorldHint. */
@@ -144,16 +153,13 @@ const MATRIX: [string, Row][] = [
   ],
   [
     'rules --client codex --write with no file (the server in the user config)',
-    { user: NOTES_TABLE, project: codex.writeRules(undefined, notesTools(), MAPPING) },
+    { user: NOTES_TABLE, rules: true },
   ],
   [
     'rules --client codex --write into a file with the server and an approve default',
     {
-      project: codex.writeRules(
-        `# committed\n${NOTES_TABLE}default_tools_approval_mode = "approve"\n`,
-        notesTools(),
-        MAPPING,
-      ),
+      project: `# committed\n${NOTES_TABLE}default_tools_approval_mode = "approve"\n`,
+      rules: true,
     },
   ],
   ['every hint combination, auto', hintsServer('auto')],
@@ -166,6 +172,7 @@ const slot = pooled(4);
 /** The row's repository, what check predicts there for Codex, and what Codex did there. */
 async function judged(row: Row) {
   const dir = await repository({ '.codex/config.toml': row.project });
+  if (row.rules) await writtenRules(dir, 'codex', '.codex/config.toml');
   const key = row.key ?? 'notes';
   const calls =
     row.calls ??
@@ -184,8 +191,7 @@ describe
   .skipIf(skip)
   .concurrent('the real Codex CLI does what check predicts', { timeout: 300_000 }, () => {
     it('with the rules the class list maps to: list_notes runs, add_note and delete_note ask', async () => {
-      const project = codex.writeRules(undefined, notesTools(), MAPPING);
-      const { predicted, seen } = await judged({ user: NOTES_TABLE, project });
+      const { predicted, seen } = await judged({ user: NOTES_TABLE, rules: true });
       expect(seen).toEqual({ list_notes: 'allow', add_note: 'ask', delete_note: 'ask' });
       expectPredicted(predicted, seen);
     });

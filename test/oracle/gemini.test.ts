@@ -4,10 +4,8 @@
 // binary, in the same repository, must do it: interactive (over ACP) and headless (-p). Skipped
 // with SKIP_ORACLES=1.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ClassDecisions, ClientVerdict } from '../../src/clients/client.js';
-import { gemini } from '../../src/clients/gemini/client.js';
+import type { ClientVerdict } from '../../src/clients/client.js';
 import { EXAMPLE, removeTempDirs } from '../support/cli.js';
-import { notesByClass } from '../support/client-tools.js';
 import {
   caseFiles,
   observeGemini,
@@ -17,15 +15,19 @@ import {
   type GeminiRun,
   type Observation,
 } from './gemini-harness.js';
-import { TOOLS, expectPredicted, pooled, predict, type Observed } from './harness.js';
+import { TOOLS, expectPredicted, pooled, predict, writtenRules, type Observed } from './harness.js';
 
 const skip = process.env.SKIP_ORACLES === '1';
-await gemini.load?.();
 afterAll(removeTempDirs);
 
-const MAPPING: ClassDecisions = { read: 'allow', edit: 'ask', delete: 'deny' };
 const SERVER = { command: process.execPath, args: [EXAMPLE] };
-const RULES = gemini.writeRules(undefined, notesByClass(), MAPPING);
+/** The rules file rules --client gemini writes, which the harness passes with --policy. */
+const POLICY = '.gemini/mcp-tool-classes.policy.toml';
+/**
+ * A policy that stands for the rules file: each case's folder gets it from
+ * `rules --client gemini --write` run by the built CLI there, with the example's class list.
+ */
+const RULES = '(written by rules --client gemini --write)';
 const rule = (fields: string) => `[[rule]]\n${fields}\n`;
 
 /** Committed configs, each run interactive: [what it shows, the case]. */
@@ -181,7 +183,14 @@ function group(run: GeminiRun, interactive: boolean) {
   let result: Promise<{ seen: Observation[]; expected: Record<string, Observed>[] }> | undefined;
   return () =>
     (result ??= slot(async () => {
-      const folders = await Promise.all(run.cases.map((c) => caseFiles(c, run.policy)));
+      const written = run.policy === RULES;
+      const folders = await Promise.all(
+        run.cases.map(async (c) => {
+          const folder = await caseFiles(c, written ? undefined : run.policy);
+          if (written) await writtenRules(folder.dir, 'gemini', POLICY);
+          return folder;
+        }),
+      );
       // check runs beside the client: the harness asks whether a case expects MCP tools after.
       const models = Promise.all(
         run.cases.map((c, i) => predicted(c, folders[i] as CaseFiles, interactive)),

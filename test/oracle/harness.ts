@@ -4,12 +4,12 @@
 // predicts: the built CLI's JSON report on the same committed config in the same temporary
 // repository, per tool per client (`tools[].clients.<client>`, `claudeCode` for Claude Code).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import type { ClientDecision, ClientVerdict } from '../../src/clients/client.js';
-import { EXAMPLE, runCli, tempDir, type Run } from '../support/cli.js';
+import { EXAMPLE, ROOT, runCli, tempDir, type Run } from '../support/cli.js';
 import type { ToolCall } from '../support/model-api.js';
 
 export type Observed = ClientDecision;
@@ -162,6 +162,19 @@ export async function repository(files: Record<string, string | undefined>): Pro
   );
   await writeFiles(dir, Object.fromEntries(given));
   return dir;
+}
+
+/**
+ * `rules --client <client> --write <file>` run by the built CLI in the case's repository `dir`, as
+ * a user runs it there: the example's class list (list_notes, add_note, delete_note) committed
+ * first, and the rules merged into whatever the case committed at `file`. The run must succeed;
+ * gives the text it left at `file`, which the real client then runs on.
+ */
+export async function writtenRules(dir: string, client: string, file: string): Promise<string> {
+  await copyFile(join(ROOT, 'mcp-tool-classes.json'), join(dir, 'mcp-tool-classes.json'));
+  const run = await runCli(['rules', '--client', client, '--write', file], { cwd: dir });
+  expect(run.code, run.stderr).toBe(0);
+  return readFile(join(dir, file), 'utf8');
 }
 
 /** A server `check` audits beside the client: its key (as the client's config names it) and args to Node. */

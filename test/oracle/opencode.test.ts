@@ -4,24 +4,28 @@
 // repository, calls the tools: what it did with each (ran, asked, did not offer it) must be that
 // prediction. Skipped with SKIP_ORACLES=1.
 import { afterAll, describe, it } from 'vitest';
-import { opencode } from '../../src/clients/opencode/index.js';
 import { removeTempDirs } from '../support/cli.js';
 import { notesTools } from '../support/client-tools.js';
-import { NOTES, decisions, expectPredicted, predict, repository } from './harness.js';
+import { NOTES, decisions, expectPredicted, predict, repository, writtenRules } from './harness.js';
 import { observeOpencode, type OpencodeCase } from './opencode-harness.js';
 
 const skip = process.env.SKIP_ORACLES === '1';
-// The matrix below writes rules as it is built: the JSON position parser is loaded first.
-await opencode.load?.();
 afterAll(removeTempDirs);
 
-const MAPPING = { read: 'allow', edit: 'ask', delete: 'deny' } as const;
 const FILE = 'opencode.json';
 const permission = (rules: Record<string, unknown> | string) =>
   JSON.stringify({ permission: rules }, null, 2);
 
+interface Row extends OpencodeCase {
+  /**
+   * opencode.json is then what `rules --client opencode --write opencode.json` leaves, run by the
+   * built CLI in the repository over `files` with the example's class list.
+   */
+  rules?: true;
+}
+
 /** Committed configs, each verified on the binary: [what it shows, the case]. */
-const MATRIX: [string, OpencodeCase][] = [
+const MATRIX: [string, Row][] = [
   ['no permission key: every tool runs unasked', { files: { [FILE]: '{}\n' } }],
   ['"*": "allow"', { files: { [FILE]: permission({ '*': 'allow' }) } }],
   ['"*": "ask"', { files: { [FILE]: permission({ '*': 'ask' }) } }],
@@ -124,20 +128,15 @@ const MATRIX: [string, OpencodeCase][] = [
       },
     },
   ],
-  [
-    'rules --client opencode --write with no file',
-    { files: { [FILE]: opencode.writeRules(undefined, notesTools(), MAPPING) } },
-  ],
+  ['rules --client opencode --write with no file', { files: {}, rules: true }],
   [
     'rules --client opencode --write over broad keys and a stale exact allow',
     {
       files: {
-        [FILE]: opencode.writeRules(
+        [FILE]:
           '{\n  // committed\n  "permission": {\n    "notes_delete_note": "allow",\n    "*": "allow",\n    "notes_*": "allow"\n  }\n}\n',
-          notesTools(),
-          MAPPING,
-        ),
       },
+      rules: true,
     },
   ],
 ];
@@ -160,7 +159,13 @@ let all: Promise<{ predicted: Record<string, string>; seen: Record<string, strin
 const judged = () =>
   (all ??= (async () => {
     const cases = MATRIX.map(([, c]) => c);
-    const dirs = await Promise.all(cases.map((c) => repository(c.files)));
+    const dirs = await Promise.all(
+      cases.map(async (c) => {
+        const dir = await repository(c.files);
+        if (c.rules) await writtenRules(dir, 'opencode', FILE);
+        return dir;
+      }),
+    );
     const [predictions, seen] = await Promise.all([
       Promise.all(
         cases.map((c, i) =>

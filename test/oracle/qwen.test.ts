@@ -5,17 +5,14 @@
 // cannot ask, refused by a deny rule) must be that prediction. Skipped with SKIP_ORACLES=1.
 import { afterAll, describe, it } from 'vitest';
 import type { ClientVerdict } from '../../src/clients/client.js';
-import { qwen } from '../../src/clients/qwen/index.js';
 import { EXAMPLE, removeTempDirs, tempDir } from '../support/cli.js';
 import { notesTools } from '../support/client-tools.js';
-import { expectPredicted, pooled, predict, repository } from './harness.js';
+import { expectPredicted, pooled, predict, repository, writtenRules } from './harness.js';
 import { notesCalls, observeQwen, type QwenCase } from './qwen-harness.js';
 
 const skip = process.env.SKIP_ORACLES === '1';
-await qwen.load?.();
 afterAll(removeTempDirs);
 
-const MAPPING = { read: 'allow', edit: 'ask', delete: 'deny' } as const;
 const settings = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const ALLOW_SERVER = settings({ permissions: { allow: ['mcp__notes'] } });
 
@@ -26,6 +23,11 @@ interface Row extends QwenCase {
    * repository): a tool no committed rule decides (check: the default, no rule) runs unasked.
    */
   userTrust?: true;
+  /**
+   * The committed file is what `rules --client qwen --write .qwen/settings.json` leaves, run by
+   * the built CLI in the repository over `project` with the example's class list.
+   */
+  rules?: true;
 }
 
 const MATRIX: [string, Row][] = [
@@ -75,7 +77,7 @@ const MATRIX: [string, Row][] = [
   ],
   [
     'rules --client qwen --write over an allow of the whole server',
-    { project: qwen.writeRules(ALLOW_SERVER, notesTools(), MAPPING) },
+    { project: ALLOW_SERVER, rules: true },
   ],
 ];
 
@@ -100,6 +102,7 @@ describe
     it.each(MATRIX)('with %s', async (_name, row) => {
       const key = row.servers?.[0]?.key ?? 'notes';
       const dir = await repository({ '.qwen/settings.json': row.project });
+      if (row.rules) await writtenRules(dir, 'qwen', '.qwen/settings.json');
       const [check, seen] = await Promise.all([
         predict(dir, [{ key, args: [EXAMPLE] }]),
         slot(async () => observeQwen(dir, row, notesCalls(key), await cache)),
