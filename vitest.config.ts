@@ -1,13 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
 // Three layers, each a project (`vitest run --project unit`, or npm run test:unit and the like):
-// - unit: pure modules and the engine in one process over in-memory connections
+// - unit (and unit-fresh, its files that need the engine compiled afresh): pure modules and the
+//   engine in one process over in-memory connections
 //   (test/support/in-memory.ts); no build, no process spawned, seconds in all.
 // - e2e: the built CLI and action as a user runs them, with real fixture servers; the bundle is
 //   built once per run (test/support/build.ts). A test file left at the top of test/ runs here,
 //   so a new file is never silently skipped before it is placed in a layer.
 // - oracle: the real Claude Code against the class list's rules (test/oracle/).
 const built = ['test/support/build.ts'];
+const FRESH = ['test/unit/scale.test.ts'];
 
 export default defineConfig({
   test: {
@@ -25,11 +27,23 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          exclude: FRESH,
           setupFiles: ['test/support/no-process.ts'],
           // One module graph per worker, not per file: most of the layer's time was each file
           // importing the engine afresh. The files share no state but what they restore (the
           // working directory, process.env and the streams a run takes over; see in-memory.ts).
           isolate: false,
+        },
+      },
+      {
+        extends: true,
+        // The unit files that need the engine compiled afresh: scale.test.ts counts the blocks V8
+        // runs, and V8 counts blocks only in functions compiled after counting starts, so the
+        // engine another file of a shared graph loaded first would go uncounted.
+        test: {
+          name: 'unit-fresh',
+          include: FRESH,
+          setupFiles: ['test/support/no-process.ts'],
         },
       },
       {

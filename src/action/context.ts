@@ -201,7 +201,11 @@ export function knownOf(context: Pick<ActionContext, 'inputs' | 'target'>, known
 }
 
 /** Step one. `known` is what an error says: the config file is read once the target is known. */
-export async function readContext(env: NodeJS.ProcessEnv, known: Known): Promise<ActionContext> {
+export async function readContext(
+  env: NodeJS.ProcessEnv,
+  known: Known,
+  retryDelays?: readonly number[],
+): Promise<ActionContext> {
   const inputs = readInputs(env);
   const updateCommand = updateCommandFor(inputs);
   const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
@@ -211,7 +215,9 @@ export async function readContext(env: NodeJS.ProcessEnv, known: Known): Promise
   const { event, pull: eventPull } = await readEvent(env.GITHUB_EVENT_PATH);
   // Loaded before anything else runs: see loadGitHub.
   if (inputs.token) await loadGitHub();
-  const client = inputs.token ? new GitHubClient(inputs.token, env.GITHUB_API_URL) : undefined;
+  const client = inputs.token
+    ? new GitHubClient(inputs.token, env.GITHUB_API_URL, retryDelays)
+    : undefined;
   const pull = await readPull(inputs, client, repo, eventPull);
   const prNumber = inputs.prNumber ?? pull?.number;
   const commenting = client && repo && inputs.comment !== 'never' ? { client, repo } : undefined;

@@ -90,8 +90,13 @@ function describeFailure(error: unknown, method: string, path: string): unknown 
  * A GET (it changes nothing) that meets a network error or a 5xx answer is tried twice more,
  * after 0.5 s and 1.5 s: those are most often over by then.
  */
-async function retried<T>(method: string, path: string, once: () => T | Promise<T>): Promise<T> {
-  for (const delay of method === 'GET' ? RETRY_DELAYS : []) {
+async function retried<T>(
+  method: string,
+  path: string,
+  once: () => T | Promise<T>,
+  delays: readonly number[],
+): Promise<T> {
+  for (const delay of method === 'GET' ? delays : []) {
     try {
       return await once();
     } catch (error) {
@@ -110,7 +115,12 @@ async function retried<T>(method: string, path: string, once: () => T | Promise<
 export class GitHubClient {
   private readonly octokit: Promise<Octokit>;
 
-  constructor(token: string, baseUrl = 'https://api.github.com') {
+  constructor(
+    token: string,
+    baseUrl = 'https://api.github.com',
+    /** The pauses before each retry of a GET; only code sets them (tests shorten them). */
+    retryDelays: readonly number[] = RETRY_DELAYS,
+  ) {
     const base = baseUrl.replace(/\/+$/, '');
     this.octokit = loadGitHub().then(({ getOctokit }) => {
       // The base URL is passed as given: the library's default is read once, as it loads.
@@ -121,7 +131,7 @@ export class GitHubClient {
         const { method, url } = octokit.request.endpoint(options);
         const path = url.startsWith(base) ? url.slice(base.length) : url;
         const signal = () => ({ ...options.request, signal: AbortSignal.timeout(30_000) });
-        return retried(method, path, () => request({ ...options, request: signal() }));
+        return retried(method, path, () => request({ ...options, request: signal() }), retryDelays);
       });
       return octokit;
     });

@@ -23,6 +23,8 @@ import { newStep } from './step-dir.js';
 export interface ActionSeams {
   connect?: Connect;
   git?: Git;
+  /** The pauses before each retry of a GitHub API GET (by default 0.5 s, then 1.5 s). */
+  retryDelays?: readonly number[];
 }
 
 /**
@@ -47,7 +49,7 @@ async function runAction(env: NodeJS.ProcessEnv, seams: ActionSeams): Promise<vo
   for (const secret of secrets) core.setSecret(secret);
   const known = nothingKnown(secrets);
   try {
-    const context = await within(known, () => readContext(env, known));
+    const context = await within(known, () => readContext(env, known, seams.retryDelays));
     const contextKnown = knownOf(context, known);
     const outcome = await within(contextKnown, () =>
       auditOrReportFile(context, contextKnown, seams.connect),

@@ -73,7 +73,11 @@ export async function runActionInMemory(
   let code: number | null;
   try {
     process.chdir(options.workspace);
-    await run({ ...env }, { connect: inMemory, git: options.git ?? noRepository });
+    // The retry pauses are the client's own: the tries, not their pauses, are what is tested.
+    await run(
+      { ...env },
+      { connect: inMemory, git: options.git ?? noRepository, retryDelays: [0, 0] },
+    );
     code = Number(process.exitCode ?? 0);
   } finally {
     restoreErr();

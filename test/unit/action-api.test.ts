@@ -1,6 +1,6 @@
 // The action in this process (test/support/action-in-memory.ts) against a fake GitHub API that is
 // slow, fails, or forbids: retries, fallbacks and what the step still writes. The waits here are
-// the client's own retry pauses; they sit in a file of their own so that they overlap the rest.
+// the fake API's slow answers; they sit in a file of their own so that they overlap the rest.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pullRequestEvent } from '../support/action.js';
