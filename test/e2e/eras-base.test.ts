@@ -2,48 +2,19 @@
 // alone drops is drift, then hint-dropped once recorded; narrowing both to one era is
 // config-relaxed. Through the CLI and a real server that answers each era its own way, once; the
 // variants run in memory in test/unit/eras-base.test.ts.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  json,
-  notesSpec,
-  runCli,
-  SERVERS,
-  tempDir,
-  withAnnotations,
-  writeConfig,
-} from '../support/cli.js';
+import { json, notesSpec, runCli, tempDir, withAnnotations, writeConfig } from '../support/cli.js';
 import { git } from '../support/git.js';
+import { eraConfig, serveEras } from '../support/base-fixtures.js';
 
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
-
-function config(era = 'both'): Record<string, unknown> {
-  return {
-    policies: ['claude'],
-    servers: {
-      notes: {
-        command: 'node',
-        args: [join(SERVERS, 'era-spec.mjs'), 'eras.json'],
-        protocolEra: era,
-      },
-    },
-  };
-}
-
-async function serve(dir: string, legacy: Spec, modern: Spec): Promise<void> {
-  await writeFile(
-    join(dir, 'eras.json'),
-    JSON.stringify({ name: 'notes', legacy: legacy.tools, modern: modern.tools }),
-  );
-}
 
 /** A base commit serving the notes tools alike in both eras, recorded with protocolEra both. */
 async function repository(): Promise<{ dir: string; spec: Spec }> {
   const dir = await tempDir();
   const spec = await notesSpec();
-  await serve(dir, spec, spec);
-  await writeConfig(dir, config());
+  await serveEras(dir, spec, spec);
+  await writeConfig(dir, eraConfig());
   const update = await runCli(['update', '--config', 'auditor.yml'], { cwd: dir });
   expect(update.code, update.stderr).toBe(0);
   await git(dir, 'init', '-q');
@@ -70,7 +41,7 @@ describe('22.5: protocolEra both, a hint dropped in the modern era only', () => 
   it('is drift and hint-dropped before update, update records it, and check then fails on hint-dropped', async () => {
     const { dir, spec } = await repository();
     // Neither class nor reach moves: only the diff of each era's declaration can catch it.
-    await serve(dir, spec, withAnnotations(spec, 'delete_note', { idempotentHint: undefined }));
+    await serveEras(dir, spec, withAnnotations(spec, 'delete_note', { idempotentHint: undefined }));
 
     const drift = await check(dir);
     expect(drift.code, drift.stdout).toBe(1);

@@ -5,29 +5,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  json,
-  notesSpec,
-  runCli,
-  SERVERS,
-  tempDir,
-  withAnnotations,
-  writeConfig,
-} from '../support/cli.js';
+import { json, notesSpec, runCli, tempDir, withAnnotations, writeConfig } from '../support/cli.js';
 import { git } from '../support/git.js';
+import { BASE_CONFIG, served } from '../support/base-fixtures.js';
 
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
-
-/** A config entry that serves the spec in `dir/<file>`, with a secret in its environment. */
-function served(file = 'spec.json'): Record<string, unknown> {
-  return {
-    command: 'node',
-    args: [join(SERVERS, 'configurable.mjs'), file],
-    env: { NOTES_TOKEN: 'tok-base-0001' },
-  };
-}
-
-const BASE_CONFIG = { policies: ['claude'], servers: { notes: served() } };
 
 /** A repository whose one commit holds the config, the spec and its class list: the base. */
 async function repository(): Promise<{ dir: string; spec: Spec }> {

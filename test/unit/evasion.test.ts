@@ -41,23 +41,9 @@ async function repository(
   const spec = await notesSpec();
   await writeFile(join(repo.dir, 'spec.json'), JSON.stringify(spec));
   await writeConfig(repo.dir, config);
-  const update = await repo.cli(['update', '--config', 'auditor.yml']);
-  expect(update.code, update.stderr).toBe(0);
+  await repo.update();
   await repo.git.commitWorkingTree();
   return { ...repo, spec };
-}
-
-function check(repo: MemoryRepository, ...args: string[]): Promise<Run> {
-  return repo.cli([
-    'check',
-    '--format',
-    'json',
-    '--config',
-    'auditor.yml',
-    '--base-ref',
-    'HEAD',
-    ...args,
-  ]);
 }
 
 function rules(run: Run): string[] {
@@ -67,23 +53,12 @@ function rules(run: Run): string[] {
 }
 
 describe('renaming a server in the config', () => {
-  it('compares it tool by tool with the base server of the same tools: a dropped hint still fails', async () => {
-    const repo = await repository({ policies: ['claude'], servers: { notes: served() } });
-    await writeConfig(repo.dir, { policies: ['claude'], servers: { notes2: served() } });
-    await writeFile(join(repo.dir, 'spec.json'), JSON.stringify(dropDestructive(repo.spec)));
-    const update = await repo.cli(['update', '--prune', '--config', 'auditor.yml']);
-    expect(update.code, update.stderr).toBe(0);
-    const run = await check(repo);
-    expect(run.code, run.stdout).toBe(1);
-    expect(rules(run)).toEqual(['hint-dropped:delete_note', 'tool-renamed:']);
-  });
-
   it('a base server that no audited server matches is a server-removed error, approvable', async () => {
     const other = { command: 'node', args: [EXAMPLE, '--read-only'] };
     const repo = await repository({ servers: { notes: served(), other } });
     await writeConfig(repo.dir, { servers: { notes: served() } });
     expect((await repo.cli(['update', '--prune', '--config', 'auditor.yml'])).code).toBe(0);
-    const run = await check(repo);
+    const run = await repo.checkAtHead();
     expect(run.code, run.stdout).toBe(1);
     const removed = json(run).findings.filter((f) => f.rule === 'server-removed');
     expect(removed.map((f) => [f.severity, f.message])).toEqual([
@@ -92,7 +67,7 @@ describe('renaming a server in the config', () => {
         'The base class list records 1 reviewed tool of server "other" (list_notes), but no audited server matches it by name or by its tools: this change removes them from review.',
       ],
     ]);
-    const approved = await check(repo, '--approved');
+    const approved = await repo.checkAtHead('--approved');
     expect(approved.code, approved.stdout).toBe(0);
   });
 });
@@ -108,7 +83,7 @@ describe('moving the class list', () => {
     });
     await writeFile(join(repo.dir, 'spec.json'), JSON.stringify(dropDestructive(repo.spec)));
     expect((await repo.cli(['update', '--config', 'auditor.yml'])).code).toBe(0);
-    const run = await check(repo);
+    const run = await repo.checkAtHead();
     expect(run.code, run.stdout).toBe(1);
     expect(rules(run)).toEqual(['class-list-moved:', 'hint-dropped:delete_note']);
   });
@@ -119,7 +94,7 @@ describe('moving the class list', () => {
     await writeFile(join(repo.dir, 'spec.json'), JSON.stringify(dropDestructive(repo.spec)));
     const flags = ['--config', 'auditor.yml', '--class-list', 'moved.json'];
     expect((await repo.cli(['update', ...flags])).code).toBe(0);
-    const run = await check(repo, '--class-list', 'moved.json');
+    const run = await repo.checkAtHead('--class-list', 'moved.json');
     expect(run.code, run.stdout).toBe(1);
     expect(rules(run)).toEqual(['class-list-moved:', 'hint-dropped:delete_note']);
   });
@@ -131,7 +106,7 @@ describe('moving the class list', () => {
     await repo.git.commitWorkingTree();
     await writeConfig(repo.dir, { classList: 'new.json', servers: { notes: served() } });
     expect((await repo.cli(['update', '--config', 'auditor.yml'])).code).toBe(0);
-    const run = await check(repo);
+    const run = await repo.checkAtHead();
     expect(run.code, run.stdout).toBe(2);
     expect(run.stderr).toContain(
       'The config file auditor.yml at HEAD names the class list gone.json, but HEAD holds no file there nor at new.json.',
@@ -140,39 +115,6 @@ describe('moving the class list', () => {
 });
 
 describe("the PR's own config relaxing the check", () => {
-  it('is a config-relaxed error listing each relaxation, even with failOn never; the label approves it', async () => {
-    const repo = await repository({
-      servers: { notes: served() },
-      policies: ['claude', 'openai'],
-    });
-    await writeConfig(repo.dir, {
-      servers: { notes: served() },
-      policies: ['claude'],
-      failOn: 'never',
-      rules: { 'hint-dropped': 'off' },
-      waivers: [{ rule: 'class-relaxed', tool: 'delete_note', reason: 'trust me' }],
-    });
-    await writeFile(join(repo.dir, 'spec.json'), JSON.stringify(dropDestructive(repo.spec)));
-    expect((await repo.cli(['update', '--config', 'auditor.yml'])).code).toBe(0);
-    const run = await check(repo);
-    expect(run.code, run.stdout).toBe(1);
-    const relaxed = json(run).findings.filter((f) => f.rule === 'config-relaxed');
-    expect(relaxed.map((f) => [f.severity, f.message])).toEqual(
-      [
-        'rule hint-dropped is turned off (was error)',
-        'failOn is never (was error)',
-        'policy openai is removed',
-        'new waiver of class-relaxed for "delete_note" ("trust me")',
-      ].map((what) => [
-        'error',
-        `The config auditor.yml relaxes the check against auditor.yml at HEAD: ${what}.`,
-      ]),
-    );
-    const approved = await check(repo, '--approved');
-    expect(approved.code, approved.stdout).toBe(0);
-    expect(json(approved).findings.filter((f) => f.rule === 'config-relaxed')).toHaveLength(4);
-  });
-
   it('turning config-relaxed itself off in the PR is one more relaxation, still reported', async () => {
     const repo = await repository({ policies: ['claude'], servers: { notes: served() } });
     await writeConfig(repo.dir, {
@@ -180,7 +122,7 @@ describe("the PR's own config relaxing the check", () => {
       servers: { notes: served() },
       rules: { 'config-relaxed': 'off' },
     });
-    const run = await check(repo);
+    const run = await repo.checkAtHead();
     expect(run.code, run.stdout).toBe(1);
     expect(json(run).findings.map((f) => f.message)).toEqual([
       'The config auditor.yml relaxes the check against auditor.yml at HEAD: rule config-relaxed is turned off (was error).',
@@ -193,7 +135,7 @@ describe('a rename with a schema change', () => {
     const repo = await repository({ policies: ['claude'], servers: { notes: served() } });
     await writeFile(join(repo.dir, 'spec.json'), JSON.stringify(withDeleteNoteRenamed(repo.spec)));
     expect((await repo.cli(['update', '--config', 'auditor.yml'])).code).toBe(0);
-    const run = await check(repo);
+    const run = await repo.checkAtHead();
     expect(run.code, run.stdout).toBe(1);
     // The schema the model reads changed under the new name too: a notice beside the rename.
     expect(rules(run)).toEqual([

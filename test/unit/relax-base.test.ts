@@ -5,28 +5,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  json,
-  notesSpec,
-  SERVERS,
-  withAnnotations,
-  writeConfig,
-  type Run,
-} from '../support/cli.js';
+import { json, notesSpec, withAnnotations, writeConfig, type Run } from '../support/cli.js';
+import { BASE_CONFIG, served } from '../support/base-fixtures.js';
 import { memoryRepository, type MemoryRepository } from '../support/repo-in-memory.js';
 
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
-
-/** A config entry that serves the spec in `dir/<file>`, with a secret in its environment. */
-function served(file = 'spec.json'): Record<string, unknown> {
-  return {
-    command: 'node',
-    args: [join(SERVERS, 'configurable.mjs'), file],
-    env: { NOTES_TOKEN: 'tok-base-0001' },
-  };
-}
-
-const BASE_CONFIG = { policies: ['claude'], servers: { notes: served() } };
 
 /** A repository whose one commit holds the config, the spec and its class list: the base. */
 async function repository(): Promise<MemoryRepository & { spec: Spec }> {
@@ -34,27 +17,9 @@ async function repository(): Promise<MemoryRepository & { spec: Spec }> {
   const spec = await notesSpec();
   await writeFile(join(repo.dir, 'spec.json'), JSON.stringify(spec));
   await writeConfig(repo.dir, BASE_CONFIG);
-  await update(repo);
+  await repo.update();
   await repo.git.commitWorkingTree();
   return { ...repo, spec };
-}
-
-function check(repo: MemoryRepository, ...args: string[]): Promise<Run> {
-  return repo.cli([
-    'check',
-    '--format',
-    'json',
-    '--config',
-    'auditor.yml',
-    '--base-ref',
-    'HEAD',
-    ...args,
-  ]);
-}
-
-async function update(repo: MemoryRepository): Promise<void> {
-  const run = await repo.cli(['update', '--config', 'auditor.yml']);
-  expect(run.code, run.stderr).toBe(0);
 }
 
 /** A Claude Code settings file that allows every tool of the notes server. */
@@ -70,19 +35,6 @@ function relaxations(run: Run): string[] {
 }
 
 describe('22.9: client rules and settings changed in the PR config', () => {
-  it('clientRules delete: allow is config-relaxed, so an allow rule for the delete tool fails', async () => {
-    const repo = await repository();
-    const { dir } = repo;
-    await allowAll(dir);
-    await writeConfig(dir, { ...BASE_CONFIG, clientRules: { delete: 'allow', edit: 'allow' } });
-    const run = await check(repo);
-    expect(run.code, run.stdout).toBe(1);
-    expect(json(run).findings.some((f) => f.rule === 'rule-allows-delete')).toBe(false);
-    expect(relaxations(run)).toEqual([
-      'clientRules.delete is "allow" (was unset), clientRules.edit is "allow" (was unset): the Claude Code rules each class may have differ from the base.',
-    ]);
-  });
-
   it('a per-tool allow in clientRules is config-relaxed too', async () => {
     const repo = await repository();
     const { dir } = repo;
@@ -91,7 +43,7 @@ describe('22.9: client rules and settings changed in the PR config', () => {
       ...BASE_CONFIG,
       clientRules: { tools: { mcp__notes__delete_note: 'allow', mcp__notes__add_note: 'allow' } },
     });
-    const run = await check(repo);
+    const run = await repo.checkAtHead();
     expect(run.code, run.stdout).toBe(1);
     expect(relaxations(run)).toEqual([
       'clientRules.tools.mcp__notes__add_note is "allow" (was unset), clientRules.tools.mcp__notes__delete_note is "allow" (was unset): the Claude Code rules each class may have differ from the base.',
@@ -105,51 +57,18 @@ describe('22.9: client rules and settings changed in the PR config', () => {
     await mkdir(join(dir, 'elsewhere'));
     await writeFile(join(dir, 'elsewhere/settings.json'), '{"permissions": {}}');
     await writeConfig(dir, { ...BASE_CONFIG, settings: 'elsewhere/settings.json' });
-    const run = await check(repo);
+    const run = await repo.checkAtHead();
     expect(run.code, run.stdout).toBe(1);
     expect(json(run).findings.some((f) => f.rule === 'rule-allows-delete')).toBe(false);
     expect(relaxations(run)).toEqual([
       'settings is "elsewhere/settings.json" (was unset): the check judges other Claude Code settings files than the base.',
     ]);
-    const approved = await check(repo, '--approved');
+    const approved = await repo.checkAtHead('--approved');
     expect(approved.code, approved.stdout).toBe(0);
   });
 });
 
 describe('22.11: a delete tool recorded as edit', () => {
-  it('is a class-relaxed error (approvable); edit to read stays a warning', async () => {
-    const repo = await repository();
-    const { dir, spec } = repo;
-    await allowAll(dir);
-    // Every hint still declared: destructiveHint true -> false is no dropped hint.
-    const relaxed = withAnnotations(
-      withAnnotations(spec, 'delete_note', { destructiveHint: false }),
-      'add_note',
-      { readOnlyHint: true },
-    );
-    await writeFile(join(dir, 'spec.json'), JSON.stringify(relaxed));
-    await update(repo);
-    const run = await check(repo);
-    expect(run.code, run.stdout).toBe(1);
-    const classRelaxed = json(run)
-      .findings.filter((f) => f.rule === 'class-relaxed')
-      .map((f) => [f.tool, f.severity, f.message]);
-    expect(classRelaxed).toEqual([
-      [
-        'delete_note',
-        'error',
-        'Class relaxed from delete to edit: clients will auto-approve what they used to ask about.',
-      ],
-      [
-        'add_note',
-        'warning',
-        'Class relaxed from edit to read: clients will auto-approve what they used to ask about.',
-      ],
-    ]);
-    const approved = await check(repo, '--approved');
-    expect(approved.code, approved.stdout).toBe(0);
-  });
-
   it('the PR config turning class-relaxed to warning is config-relaxed', async () => {
     const repo = await repository();
     const { dir, spec } = repo;
@@ -158,50 +77,14 @@ describe('22.11: a delete tool recorded as edit', () => {
       JSON.stringify(withAnnotations(spec, 'delete_note', { destructiveHint: false })),
     );
     await writeConfig(dir, { ...BASE_CONFIG, rules: { 'class-relaxed': 'warning' } });
-    await update(repo);
-    const run = await check(repo);
+    await repo.update();
+    const run = await repo.checkAtHead();
     expect(run.code, run.stdout).toBe(1);
     expect(relaxations(run)).toEqual(['rule class-relaxed is turned down to warning (was error).']);
   });
 });
 
 describe('22.12: the audited command changed so that a tool is no longer listed', () => {
-  it('is start-removed, an error naming the start change, never its values', async () => {
-    const repo = await repository();
-    const { dir, spec } = repo;
-    const fewer = { ...spec, tools: spec.tools.filter((t) => t.name !== 'delete_note') };
-    await writeFile(join(dir, 'read-mode.json'), JSON.stringify(fewer));
-    await writeConfig(dir, {
-      ...BASE_CONFIG,
-      servers: {
-        notes: { ...served('read-mode.json'), env: { NOTES_TOKEN: 'tok-head-0002' } },
-      },
-    });
-    await update(repo);
-    const run = await check(repo);
-    expect(run.code, run.stdout).toBe(1);
-    const findings = json(run).findings.map((f) => [f.rule, f.tool, f.severity, f.message]);
-    expect(findings).toEqual([
-      [
-        'start-removed',
-        'delete_note',
-        'error',
-        'Gone in a PR that changes how this server is started (see start-changed); it was delete (closed). The command clients run may still serve it.',
-      ],
-      [
-        'start-changed',
-        undefined,
-        'notice',
-        'The config auditor.yml changes how this server is started against auditor.yml at HEAD (args, env NOTES_TOKEN): a tool it no longer lists is start-removed, an error, since the command clients run may still serve it.',
-      ],
-    ]);
-    const text = await repo.cli(['check', '--config', 'auditor.yml', '--base-ref', 'HEAD']);
-    expect(text.stdout).toContain('start-removed');
-    expect(text.stdout + text.stderr).not.toContain('tok-head-0002');
-    const approved = await check(repo, '--approved');
-    expect(approved.code, approved.stdout).toBe(0);
-  });
-
   it('under a renamed server key, the base server is server-removed and the notice says renamed', async () => {
     const repo = await repository();
     const { dir, spec } = repo;
@@ -210,7 +93,7 @@ describe('22.12: the audited command changed so that a tool is no longer listed'
     await writeConfig(dir, { ...BASE_CONFIG, servers: { notes2: served('read-mode.json') } });
     const pruned = await repo.cli(['update', '--prune', '--config', 'auditor.yml']);
     expect(pruned.code, pruned.stderr).toBe(0);
-    const run = await check(repo);
+    const run = await repo.checkAtHead();
     expect(run.code, run.stdout).toBe(1);
     const findings = json(run).findings;
     expect(findings.filter((f) => f.severity === 'error').map((f) => f.rule)).toEqual([
@@ -226,8 +109,8 @@ describe('22.12: the audited command changed so that a tool is no longer listed'
     const { dir, spec } = repo;
     const fewer = { ...spec, tools: spec.tools.filter((t) => t.name !== 'delete_note') };
     await writeFile(join(dir, 'spec.json'), JSON.stringify(fewer));
-    await update(repo);
-    const run = await check(repo);
+    await repo.update();
+    const run = await repo.checkAtHead();
     expect(run.code, run.stdout).toBe(0);
     expect(json(run).findings.map((f) => [f.rule, f.severity])).toEqual([
       ['tool-removed', 'notice'],

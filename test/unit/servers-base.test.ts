@@ -2,7 +2,7 @@
 // or .mcp.json's where the config file lists none, at the base as now. Moving servers between
 // the two files, renaming a server's key, or changing a .mcp.json-only project's command must
 // not shed what the base's entry held. The CLI's engine in this process, servers and git in
-// memory; test/e2e/servers-base.test.ts runs the first end to end.
+// memory; test/e2e/servers-base.test.ts runs the main case (there only).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -48,27 +48,6 @@ function findingsOf(run: Run): string[] {
 }
 
 describe('servers compared with the base as the run takes them', () => {
-  it('servers moved from the config file to .mcp.json keep the base entry: narrowing protocolEra is config-relaxed', async () => {
-    const repo = await repository({
-      [CONFIG]: {
-        policies: ['claude'],
-        servers: { notes: served('spec.json', { protocolEra: 'both' }) },
-      },
-    });
-    await put(repo.dir, {
-      [CONFIG]: { policies: ['claude'] },
-      '.mcp.json': { mcpServers: { notes: served('spec.json') } },
-    });
-    await recordAndCommit(repo);
-    const run = await check(repo);
-    expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(findingsOf(run)).toContainEqual(
-      expect.stringMatching(
-        /^error config-relaxed: .*server "notes": protocolEra is legacy \(was both\)/,
-      ),
-    );
-  });
-
   it('a .mcp.json-only project whose command no longer lists the delete tool is start-removed', async () => {
     const spec = await notesSpec();
     const lite = { ...spec, tools: spec.tools.filter((t) => t.name !== 'delete_note') };
