@@ -4,15 +4,15 @@
 // (symlinks the base commit holds, the PR deleting its config, a submodule, a missing object)
 // run in memory in test/unit/base-trust.test.ts, over the same base reader.
 import { execFile } from 'node:child_process';
-import { mkdir, rename, symlink, writeFile } from 'node:fs/promises';
+import { rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { json, notesSpec, runCli, SERVERS, tempDir, withAnnotations } from '../support/cli.js';
+import { json, notesSpec, runCli, SERVERS, tempDir } from '../support/cli.js';
+import { dropIdempotent, putFiles } from '../support/base-fixtures.js';
 import { git } from '../support/git.js';
 
 const exec = promisify(execFile);
-type Spec = Awaited<ReturnType<typeof notesSpec>>;
 const CONFIG = '.github/mcp-annotation-auditor.yml';
 
 async function commitAll(dir: string, message: string): Promise<string> {
@@ -23,22 +23,6 @@ async function commitAll(dir: string, message: string): Promise<string> {
 
 /** The server entry that serves `spec.json` of the directory the CLI runs in. */
 const served = { command: 'node', args: [join(SERVERS, 'configurable.mjs'), 'spec.json'] };
-
-/** The PR's change only the diff with the base can catch: delete_note loses idempotentHint. */
-function dropIdempotent(spec: Spec): Spec {
-  return withAnnotations(spec, 'delete_note', { idempotentHint: undefined });
-}
-
-/** `files` written under `dir` (folders made), JSON for objects. */
-async function put(dir: string, files: Record<string, unknown>): Promise<void> {
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(join(dir, path, '..'), { recursive: true });
-    await writeFile(
-      join(dir, path),
-      typeof content === 'string' ? content : JSON.stringify(content, null, 2),
-    );
-  }
-}
 
 /** Runs the CLI in `cwd` as a shell would after `cd`: PWD names the folder as the user did. */
 function cli(cwd: string, ...args: string[]) {
@@ -54,7 +38,7 @@ async function recorded(cwd: string, ...args: string[]): Promise<void> {
 async function baseRepository(dir: string, files: Record<string, unknown>, at = dir) {
   const spec = await notesSpec();
   await git(dir, 'init', '-q');
-  await put(dir, files);
+  await putFiles(dir, files);
   await writeFile(join(at, 'spec.json'), JSON.stringify(spec));
   await recorded(at);
   const sha = await commitAll(dir, 'base');

@@ -1,8 +1,8 @@
 // Servers and configs the base-commit tests share, end to end (test/e2e/) and in memory
 // (test/unit/): the same fixture, whichever git and CLI run it.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SERVERS, type notesSpec } from './cli.js';
+import { SERVERS, withAnnotations, type notesSpec } from './cli.js';
 
 type Spec = Awaited<ReturnType<typeof notesSpec>>;
 
@@ -39,3 +39,19 @@ export function served(file = 'spec.json'): Record<string, unknown> {
 
 /** The relaxation tests' base config: the notes server under the claude policy. */
 export const BASE_CONFIG = { policies: ['claude'], servers: { notes: served() } };
+
+/** The PR's change only the diff with the base can catch: delete_note loses idempotentHint. */
+export function dropIdempotent(spec: Spec): Spec {
+  return withAnnotations(spec, 'delete_note', { idempotentHint: undefined });
+}
+
+/** `files` written under `dir` (folders made), JSON for objects. */
+export async function putFiles(dir: string, files: Record<string, unknown>): Promise<void> {
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(join(dir, path, '..'), { recursive: true });
+    await writeFile(
+      join(dir, path),
+      typeof content === 'string' ? content : JSON.stringify(content, null, 2),
+    );
+  }
+}

@@ -8,31 +8,15 @@
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { json, notesSpec, SERVERS, tempDir, withAnnotations, type Run } from '../support/cli.js';
+import { json, notesSpec, SERVERS, tempDir, type Run } from '../support/cli.js';
+import { dropIdempotent, putFiles } from '../support/base-fixtures.js';
 import { runCliInMemory } from '../support/in-memory.js';
 import { MemoryGit, type Files } from '../support/memory-git.js';
 
-type Spec = Awaited<ReturnType<typeof notesSpec>>;
 const CONFIG = '.github/mcp-annotation-auditor.yml';
 
 /** The server entry that serves `spec.json` of the directory the CLI runs in. */
 const served = { command: 'node', args: [join(SERVERS, 'configurable.mjs'), 'spec.json'] };
-
-/** The PR's change only the diff with the base can catch: delete_note loses idempotentHint. */
-function dropIdempotent(spec: Spec): Spec {
-  return withAnnotations(spec, 'delete_note', { idempotentHint: undefined });
-}
-
-/** `files` written under `dir` (folders made), JSON for objects. */
-async function put(dir: string, files: Record<string, unknown>): Promise<void> {
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(join(dir, path, '..'), { recursive: true });
-    await writeFile(
-      join(dir, path),
-      typeof content === 'string' ? content : JSON.stringify(content, null, 2),
-    );
-  }
-}
 
 /** The CLI run in `cwd` (PWD naming it as given), in the clone `git`. */
 function cli(git: MemoryGit, cwd: string, ...args: string[]): Promise<Run> {
@@ -48,7 +32,7 @@ async function recorded(git: MemoryGit, cwd: string, ...args: string[]): Promise
 async function baseRepository(dir: string, files: Record<string, unknown>, at = dir) {
   const git = new MemoryGit(dir);
   const spec = await notesSpec();
-  await put(dir, files);
+  await putFiles(dir, files);
   await writeFile(join(at, 'spec.json'), JSON.stringify(spec));
   await recorded(git, at);
   const sha = await git.commitWorkingTree();
@@ -116,7 +100,7 @@ describe('check --base-ref follows symlinks as the base commit stored them', () 
     const git = new MemoryGit(repo);
     // update writes only inside the repository: the list is recorded there, then moved out and
     // linked back before the base commit is made.
-    await put(repo, { [CONFIG]: listConfig });
+    await putFiles(repo, { [CONFIG]: listConfig });
     await writeFile(join(repo, 'spec.json'), JSON.stringify(await notesSpec()));
     await recorded(git, repo);
     await rename(join(repo, 'mcp'), join(dir, 'outside'));
@@ -130,7 +114,7 @@ describe('check --base-ref follows symlinks as the base commit stored them', () 
   it('an absolute symlink, a loop, a submodule and a folder at the path are refused, exit 2', async () => {
     const dir = await tempDir();
     const git = new MemoryGit(dir);
-    await put(dir, { [CONFIG]: listConfig, 'spec.json': await notesSpec() });
+    await putFiles(dir, { [CONFIG]: listConfig, 'spec.json': await notesSpec() });
     await recorded(git, dir);
     const base = await git.workingTree();
     const cases: [Files, string][] = [
@@ -161,7 +145,10 @@ describe('check --base-ref follows symlinks as the base commit stored them', () 
 describe('check --base-ref with a base commit the clone does not hold', () => {
   it('outside any repository, --base-ref is exit 2 saying so', async () => {
     const dir = await tempDir();
-    await put(dir, { [CONFIG]: { servers: { notes: served } }, 'spec.json': await notesSpec() });
+    await putFiles(dir, {
+      [CONFIG]: { servers: { notes: served } },
+      'spec.json': await notesSpec(),
+    });
     const run = await runCliInMemory(['check', '--base-ref', 'HEAD'], { cwd: dir });
     expect(run.code, run.stdout + run.stderr).toBe(2);
     expect(run.stderr).toContain('is not in a git repository');
@@ -200,7 +187,7 @@ describe('check --base-ref and the config file', () => {
   it('a config file with no servers (only a waiver) takes the servers from .mcp.json', async () => {
     const dir = await tempDir();
     const git = new MemoryGit(dir);
-    await put(dir, {
+    await putFiles(dir, {
       'spec.json': await notesSpec(),
       '.mcp.json': { mcpServers: { notes: served } },
       [CONFIG]: {
