@@ -8,8 +8,8 @@ export const HELP = `Usage: npm run bench [-- options]
   --warmups N         warm-up rounds, which also measure peak memory (default 2)
   --budget SECONDS    time the timed rounds of one server may take (default 60); the round count
                       drops to fit, but never below 3
-  --only LIST         comma-separated subset: example,filesystem,many-100,many-1000,many-10000,
-                      four-servers,concurrency,cold
+  --only LIST         comma-separated subset: example,filesystem,raw-notes,many-100,many-1000,
+                      many-10000,four-servers,concurrency,cold
   --dist DIR          measure the build in DIR (node scripts/build.mjs --outdir DIR) instead of dist/
   --baseline DIR      also run ours and the action from the build in DIR (an earlier commit's dist/)
                       in every round, and compare each row's ratios with that build's

@@ -8,6 +8,7 @@ import { NODE, ROOT } from './setup.mjs';
 import { int } from './stats.mjs';
 
 const MANY = join(ROOT, 'test/fixtures/servers/many-tools.mjs');
+const RAW_NOTES = join(ROOT, 'test/fixtures/servers/raw-notes.mjs');
 const FS_PACKAGE = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem');
 export const SLOW_BOOT = join(ROOT, 'test/fixtures/servers/slow-boot.mjs');
 export const MANY_TOOLS = MANY;
@@ -47,6 +48,11 @@ export const SERVER_ROWS = [
         cmd: [NODE, join(FS_PACKAGE, 'dist/index.js'), root],
       };
     },
+  },
+  {
+    id: 'raw-notes',
+    tools: 3,
+    make: () => ({ label: 'raw notes server (no SDK)', cmd: [NODE, RAW_NOTES] }),
   },
   ...[100, 1_000, 10_000].map((n) => ({
     id: `many-${n}`,
@@ -103,4 +109,10 @@ export const LIMITS = {
   growth: { factor: 1.5, slackMs: 0.02 },
   /** The most ours/baseline ours (and action/baseline action) may grow. */
   baselineSlack: 1.03,
+  /** ours/floor where the server answers at once, by server: nothing of a boot hides our cost. */
+  fastFloor: { 'raw-notes': 1.1, 'many-100': 1.3, 'many-1000': 1.5, 'many-10000': 2.0 },
+  /** action/ours on every server audited alone. */
+  actionOurs: 1.1,
+  /** Peak RSS at 10,000 tools: ours no more than the floor's + this, MiB. */
+  memory10k: 60,
 };

@@ -63,6 +63,7 @@ export function summarize(b) {
     excess: pairedDiff(b.rounds, 'ours', 'floor'),
     action: med('action'),
     actionFloor: pairedRatio(b.rounds, 'action', 'floor'),
+    actionOurs: pairedRatio(b.rounds, 'action', 'ours'),
     oursFloorBase: pairedRatio(b.rounds, 'oursBase', 'floor'),
     actionFloorBase: pairedRatio(b.rounds, 'actionBase', 'floor'),
     oursVsBase: pairedRatio(b.rounds, 'ours', 'oursBase'),
@@ -382,5 +383,42 @@ export function serverTargets(b, runs) {
         ],
       ]
     : [];
-  return [...floorRows, ...inspectorRows, ...bigRows];
+  return [...floorRows, ...inspectorRows, ...bigRows, ...fastRows(byId)];
+}
+
+/**
+ * The targets where our own cost shows: ours/floor on the servers that answer at once, the
+ * action over the CLI on every server, and peak memory at 10,000 tools over the floor's.
+ * @param {Map<string, { run: ServerRun, s: Summary }>} byId @returns {string[][]}
+ */
+function fastRows(byId) {
+  const judged = (/** @type {number} */ value, /** @type {boolean} */ ok) =>
+    Number.isFinite(value) ? verdict(ok) : 'n/a';
+  const floorRows = Object.entries(LIMITS.fastFloor).flatMap(([id, max]) => {
+    const x = byId.get(id);
+    if (!x) return [];
+    const label = `ours/floor wall time, ${x.run.server.label}`;
+    return [
+      [label, `≤ ${max}`, ratio3(x.s.oursFloor), judged(x.s.oursFloor, x.s.oursFloor <= max)],
+    ];
+  });
+  const most = LIMITS.actionOurs;
+  const actionRows = [...byId.values()].map(({ run, s }) => [
+    `action/ours wall time, ${run.server.label}`,
+    `≤ ${most}`,
+    ratio3(s.actionOurs),
+    judged(s.actionOurs, s.actionOurs <= most),
+  ]);
+  const big = byId.get('many-10000');
+  if (!big) return [...floorRows, ...actionRows];
+  const [floor, ours] = ['floor', 'ours'].map((id) => peak(big.run.bench, id));
+  const over = ours === undefined || floor === undefined ? NaN : (ours - floor) / 1024;
+  const limit = LIMITS.memory10k;
+  const memoryRow = [
+    '10,000 tools: peak RSS, ours − floor',
+    `≤ ${limit} MiB`,
+    Number.isFinite(over) ? `${over.toFixed(1)} MiB` : 'n/a',
+    judged(over, over <= limit),
+  ];
+  return [...floorRows, ...actionRows, memoryRow];
 }

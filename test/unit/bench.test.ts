@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseBenchArgs, UsageError } from '../../bench/lib/args.mjs';
 import { fourAtOnce, type Result } from '../../bench/report/four.mjs';
+import { serverTargets } from '../../bench/report/servers.mjs';
 import { phasesOf } from '../../bench/suites/phases.mjs';
 import { tempDir } from '../support/cli.js';
 
@@ -84,6 +85,82 @@ describe('bench report: four servers at once', () => {
     const section = fourAtOnce({ setupError: 'update failed (exit 2)', defaultConcurrency: 2 });
     expect(section.text).toBe('Not measured: update failed (exit 2)\n');
     expect(section.targets).toBeUndefined();
+  });
+});
+
+describe('bench report: where our own cost shows', () => {
+  const result = (id: string, times: number[], rss: number[] = []): Result => ({
+    id,
+    times,
+    rss,
+    cpu: [],
+    codes: new Set([0]),
+    warmupMs: [],
+  });
+  /** A server's runs: per round, floor, ours and action in ms; peak RSS of each in KiB. */
+  const run = (id: string, rounds: [number, number, number][], rss: [number, number] = [0, 0]) => {
+    const maps = rounds.map(
+      ([floor, ours, action]) => new Map(Object.entries({ floor, ours, action })),
+    );
+    const results = new Map([
+      [
+        'floor',
+        result(
+          'floor',
+          rounds.map((r) => r[0]),
+          [rss[0]],
+        ),
+      ],
+      [
+        'ours',
+        result(
+          'ours',
+          rounds.map((r) => r[1]),
+          [rss[1]],
+        ),
+      ],
+      [
+        'action',
+        result(
+          'action',
+          rounds.map((r) => r[2]),
+        ),
+      ],
+    ]);
+    const bench = { results, rounds: maps, runs: rounds.length, warmups: 1 };
+    return { server: { id, label: id, cmd: [] }, bench, notes: [] };
+  };
+  const targets = (runs: ReturnType<typeof run>[]) =>
+    serverTargets({ inspector: { skipped: 'offline' } }, runs).filter(
+      ([label]) => !label?.includes('Inspector'),
+    );
+
+  it('judges ours/floor per size, the action over ours, and memory at 10,000 tools', () => {
+    const rows = targets([
+      // Ratios per round 1.05, 1.2, 1.08: median 1.08. The action: 1.0, 1.25, 1.204: median 1.204.
+      run('raw-notes', [
+        [100, 105, 105],
+        [100, 120, 150],
+        [100, 108, 130],
+      ]),
+      // 1,000 tools: ours/floor 1.6 and 1.4, median 1.5 (at the limit, a pass).
+      run('many-1000', [
+        [100, 160, 160],
+        [100, 140, 140],
+      ]),
+      // 10,000 tools: peak RSS 40 MiB and 110 MiB, 70 over.
+      run('many-10000', [[100, 150, 150]], [40 * 1024, 110 * 1024]),
+    ]);
+    expect(rows).toEqual([
+      ['10,000 tools: ours − floor', '< 2000 ms', '50 ms', 'PASS'],
+      ['ours/floor wall time, raw-notes', '≤ 1.1', '1.080', 'PASS'],
+      ['ours/floor wall time, many-1000', '≤ 1.5', '1.500', 'PASS'],
+      ['ours/floor wall time, many-10000', '≤ 2', '1.500', 'PASS'],
+      ['action/ours wall time, raw-notes', '≤ 1.1', '1.204', 'FAIL'],
+      ['action/ours wall time, many-1000', '≤ 1.1', '1.000', 'PASS'],
+      ['action/ours wall time, many-10000', '≤ 1.1', '1.000', 'PASS'],
+      ['10,000 tools: peak RSS, ours − floor', '≤ 60 MiB', '70.0 MiB', 'FAIL'],
+    ]);
   });
 });
 
