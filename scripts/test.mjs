@@ -8,13 +8,19 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ESLINT_CACHE = ['--cache', '--cache-location', 'node_modules/.cache/eslint/'];
+const TSC_CACHE = ['--incremental', '--tsBuildInfoFile', 'node_modules/.cache/tsc/tsbuildinfo'];
 const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
 
-/** The checks besides vitest: each the same command as its npm script. */
+/**
+ * The checks besides vitest: each the same command as its npm script. Each keeps what it learnt
+ * in node_modules/.cache, so a second run checks again only what changed (a fresh clone, as CI
+ * is, starts with none: eslint's type-aware rules over every file are about 35 s of CPU).
+ */
 const CHECKS = [
-  ['lint (eslint)', bin('eslint'), ['--max-warnings', '0', '.']],
+  ['lint (eslint)', bin('eslint'), ['--max-warnings', '0', ...ESLINT_CACHE, '.']],
   ['lint (prettier)', bin('prettier'), ['--check', '--cache', '.']],
-  ['typecheck (tsc)', bin('tsc'), ['--noEmit']],
+  ['typecheck (tsc)', bin('tsc'), ['--noEmit', ...TSC_CACHE]],
   ['build:check', process.execPath, ['scripts/build.mjs', '--check']],
 ];
 
