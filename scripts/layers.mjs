@@ -15,6 +15,7 @@ export const LAYERS = [
       'compile-cache.ts',
       'errors.ts',
       'escape.ts',
+      'heap.ts',
       'lazy.ts',
       'pool.ts',
       'redact.ts',

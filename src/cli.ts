@@ -2,6 +2,7 @@
 import { quickAnswer, type CliResult } from './cli/help.js';
 import { enableCompileCache } from './compile-cache.js';
 import { describeError } from './errors.js';
+import { holdYoungGeneration } from './heap.js';
 import { noWorkflowCommands } from './escape.js';
 import { prestartForCli } from './cli/early.js';
 import { stopUnclaimed } from './server/early.js';
@@ -17,6 +18,8 @@ async function runCommand(argv: string[]): Promise<CliResult> {
   enableCompileCache();
   try {
     const { runCli } = await import('./cli/commands.js');
+    // Once the modules are loaded: from here on, what survives is the audit's (see heap.ts).
+    await holdYoungGeneration();
     return await runCli(argv);
   } catch (error) {
     return {
