@@ -326,7 +326,8 @@ const MATRIX: [string, Case][] = [
   ],
 ];
 
-// Three cases at once: each is Claude Code, the example server twice and a check.
+// Three cases at once: each is Claude Code and the example server it starts (check runs in this
+// process, one case at a time).
 const slot = pooled(3);
 
 // The timeout is a hang guard for a case that waits its turn in the pool.

@@ -1,15 +1,20 @@
 // What every oracle shares: the notes tools it calls, how a real client is started and stopped
 // (its process group, by its pid, once the result is out), the bounded retry of a run in which the
 // client never offered the server's tools (a harness failure, never a decision), and what `check`
-// predicts: the built CLI's JSON report on the same committed config in the same temporary
-// repository, per tool per client (`tools[].clients.<client>`, `claudeCode` for Claude Code).
+// predicts: its JSON report on the same committed config in the same temporary repository, per
+// tool per client (`tools[].clients.<client>`, `claudeCode` for Claude Code). The prediction is
+// the CLI's commands run in this process (the engine from src/, with the real git), the audited
+// servers served in memory by their twins (test/support/in-memory.ts): the same report as the
+// built CLI's, without a CLI and a server process a case.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import type { ClientDecision, ClientVerdict } from '../../src/clients/client.js';
+import { processGit } from '../../src/git.js';
 import { EXAMPLE, ROOT, runCli, tempDir, type Run } from '../support/cli.js';
+import { runCliInMemory } from '../support/in-memory.js';
 import type { ToolCall } from '../support/model-api.js';
 
 export type Observed = ClientDecision;
@@ -195,8 +200,17 @@ interface ReportTool {
   claudeCode?: ClientVerdict | { decision: 'unset' };
 }
 
-/** A few checks at once: each is the CLI and a server or two, a second of CPU on a busy machine. */
-const checks = pooled(2);
+/**
+ * Checks one at a time, in the order asked: a run in this process changes its working directory
+ * and takes over process-level state (see runCliInMemory), and the oracle files run their cases
+ * concurrently.
+ */
+let checking: Promise<unknown> = Promise.resolve();
+function serially<T>(job: () => Promise<T>): Promise<T> {
+  const run = checking.then(job);
+  checking = run.catch(() => undefined);
+  return run;
+}
 
 /**
  * What `check` predicts for each tool of each server, per client, run in `dir` on the files
@@ -223,7 +237,7 @@ export async function predict(
     await writeFile(config, JSON.stringify({ servers: Object.fromEntries(entries) }));
     flags.push('--config', config);
   }
-  const run = await checks(() => runCli(flags, { cwd: dir }));
+  const run = await serially(() => runCliInMemory(flags, { cwd: dir, git: processGit }));
   if (run.code !== 0) throw new Error(`check exited ${run.code}: ${run.stderr.slice(0, 2000)}`);
   const report = JSON.parse(run.stdout) as { servers: { server: string }[]; tools: ReportTool[] };
   return {
