@@ -20,6 +20,7 @@ export {
 } from './action-workspace.js';
 import { inMemory, runCliInMemory } from './in-memory.js';
 import type { Git } from '../../src/git.js';
+import type { Connect } from '../../src/server/listing.js';
 import { noRepository } from './memory-git.js';
 
 /** The variables a runner sets for a step: none of the test process's may leak into a run. */
@@ -55,11 +56,12 @@ function stepEnvironment(env: Record<string, string>): () => void {
 
 /**
  * The action run in this process as the runner runs it (the same options and result as
- * runAction), in the workspace, its servers served in memory, its clone `git` (by default none). Runs one at a time: it takes over
+ * runAction), in the workspace, its servers served in memory (or through `connect`), its clone
+ * `git` (by default none). Runs one at a time: it takes over
  * process.env, the working directory, stdout and the exit code while it runs.
  */
 export async function runActionInMemory(
-  options: ActionRunOptions & { git?: Git },
+  options: ActionRunOptions & { git?: Git; connect?: Connect },
 ): Promise<ActionRun> {
   const { env, collect } = await runnerSetup(options);
   const stdout: string[] = [];
@@ -76,7 +78,11 @@ export async function runActionInMemory(
     // The retry pauses are the client's own: the tries, not their pauses, are what is tested.
     await run(
       { ...env },
-      { connect: inMemory, git: options.git ?? noRepository, retryDelays: [0, 0] },
+      {
+        connect: options.connect ?? inMemory,
+        git: options.git ?? noRepository,
+        retryDelays: [0, 0],
+      },
     );
     code = Number(process.exitCode ?? 0);
   } finally {

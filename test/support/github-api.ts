@@ -190,6 +190,14 @@ export interface InjectedFailure {
   times?: number;
 }
 
+/** Answers the fake holds back (FakeGitHub.hold). */
+export interface HeldAnswers {
+  /** How many answers are waiting now. */
+  readonly waiting: number;
+  /** Sends every answer held, and holds none from now on. */
+  release(): void;
+}
+
 export interface FakeGitHubOptions {
   /** `owner/name` of the only repository that exists. Default `octo-org/octo-repo`. */
   repository?: string;
@@ -234,8 +242,15 @@ export interface FakeGitHub {
   seedComment(seed: CommentSeed): StoredComment;
   setFile(ref: string, path: string, content: string): void;
   failNext(failure: InjectedFailure): void;
+  /**
+   * A slow network, as slow as the test decides: the answers to requests whose path matches wait
+   * until the returned hold is released (they are recorded, and fail as injected, on arrival).
+   */
+  hold(path: RegExp): HeldAnswers;
   /** Answers requests whose path matches this late, by `ms` (a slow network); undefined: at once. */
   latency: { path: RegExp; ms: number } | undefined;
+  /** Resolves with the first request that matches, once it has arrived (at once if it has). */
+  requested(match: { method?: string; path: RegExp }): Promise<RecordedRequest>;
   /** Comments on one issue or pull request, in the order the API lists them. */
   commentsOn(issueNumber: number): StoredComment[];
   close(): Promise<void>;
@@ -498,6 +513,45 @@ class FakeGitHubServer implements FakeGitHub {
     this.failures.push({ ...failure, remaining: failure.times ?? 1 });
   }
 
+  private readonly holds: {
+    path: RegExp;
+    released: Promise<void>;
+    open: boolean;
+    waiting: number;
+  }[] = [];
+  /** Each checks the requests so far; true once its request came (and it is done). */
+  private readonly awaited: (() => boolean)[] = [];
+
+  hold(path: RegExp): HeldAnswers {
+    let open = () => {};
+    const released = new Promise<void>((resolve) => (open = resolve));
+    const hold = { path, released, open: false, waiting: 0 };
+    this.holds.push(hold);
+    return {
+      get waiting() {
+        return hold.waiting;
+      },
+      release: () => {
+        hold.open = true;
+        open();
+      },
+    };
+  }
+
+  requested(match: { method?: string; path: RegExp }): Promise<RecordedRequest> {
+    return new Promise((resolve) => {
+      const check = () => {
+        const found = this.requests.find(
+          (r) =>
+            (match.method === undefined || r.method === match.method) && match.path.test(r.path),
+        );
+        if (found) resolve(found);
+        return found !== undefined;
+      };
+      if (!check()) this.awaited.push(check);
+    });
+  }
+
   commentsOn(issueNumber: number): StoredComment[] {
     return this.comments.filter((c) => c.issueNumber === issueNumber);
   }
@@ -556,8 +610,16 @@ class FakeGitHubServer implements FakeGitHub {
       status: reply.status,
       ...(outcome.route ? { operationId: outcome.route.operation.operationId } : {}),
     });
+    for (const check of [...this.awaited])
+      if (check()) this.awaited.splice(this.awaited.indexOf(check), 1);
     if (this.latency?.path.test(target.pathname))
       await new Promise((resolve) => setTimeout(resolve, this.latency?.ms));
+    for (const hold of this.holds)
+      if (!hold.open && hold.path.test(target.pathname)) {
+        hold.waiting++;
+        await hold.released;
+        hold.waiting--;
+      }
 
     this.rateRemaining = Math.max(0, this.rateRemaining - 1);
     const common: Record<string, string> = {

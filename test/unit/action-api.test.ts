@@ -1,6 +1,6 @@
 // The action in this process (test/support/action-in-memory.ts) against a fake GitHub API that is
-// slow, fails, or forbids: retries, fallbacks and what the step still writes. The waits here are
-// the fake API's slow answers; they sit in a file of their own so that they overlap the rest.
+// slow, fails, or forbids: retries, fallbacks and what the step still writes. A slow answer is one
+// the fake holds back until the test has seen what should happen first, not a pause.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pullRequestEvent } from '../support/action.js';
@@ -11,8 +11,11 @@ import {
   quote,
   recordAtHead,
   relaxAddNote,
+  runActionInMemory,
   runIn,
 } from '../support/action-in-memory.js';
+import { inMemory } from '../support/in-memory.js';
+import type { Connect } from '../../src/server/listing.js';
 import { notesSpec, SERVERS, specServer } from '../support/cli.js';
 import { type FakeGitHub } from '../support/github-api.js';
 
@@ -28,9 +31,26 @@ describe('the action when the GitHub API is slow or fails', () => {
 
   it('waits for a slow base read: the change against the base still shows', async () => {
     const { dir, head: relaxed } = await prWorkspace(api, { base: spec, head: relaxAddNote(spec) });
-    // The listing is done long before the base class list comes.
-    api.latency = { path: /\/contents\//, ms: 1_500 };
-    const run = await runIn(api, dir, { command: quote(relaxed), policies: 'claude' });
+    // The listing is done before the base class list comes (its request may come before or after).
+    const held = api.hold(/\/contents\//);
+    let listed = () => {};
+    const closed = new Promise<void>((resolve) => (listed = resolve));
+    const connect: Connect = (target, era) => {
+      const connection = inMemory(target, era);
+      const close = connection.close.bind(connection);
+      connection.close = () => close().finally(listed);
+      return connection;
+    };
+    const running = runActionInMemory({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: { command: quote(relaxed), policies: 'claude' },
+      connect,
+    });
+    await Promise.all([closed, api.requested({ path: /\/contents\// })]);
+    expect(held.waiting).toBeGreaterThan(0);
+    held.release();
+    const run = await running;
     expect(run.code, run.stdout).toBe(0);
     expect(run.outputs['changed-count']).toBe('1');
     expect(api.commentsOn(1)[0]?.body).toContain('edit → **read**');
@@ -62,11 +82,19 @@ describe('the action when the GitHub API is slow or fails', () => {
 
   it('a base read still on its way when the audit fails says nothing about comparing', async () => {
     const { dir } = await prWorkspace(api, { base: spec });
-    api.latency = { path: /\/contents\//, ms: 1_000 };
+    const held = api.hold(/\/contents\//);
     api.failNext({ path: /\/contents\//, status: 502, times: 3 });
-    const failed = await runIn(api, dir, {
+    const running = runIn(api, dir, {
       command: quote(['node', join(SERVERS, 'exit-at-once.mjs')]),
     });
+    // The failed run reads the PR's comments to mark its own, the base read not answered yet.
+    await Promise.all([
+      api.requested({ path: /\/contents\// }),
+      api.requested({ method: 'GET', path: /\/issues\/1\/comments$/ }),
+    ]);
+    expect(held.waiting).toBeGreaterThan(0);
+    held.release();
+    const failed = await running;
     expect(failed.code).toBe(1);
     expect(failed.outputs.result).toBe('error');
     expect(failed.stdout).not.toContain('Comparing with the class list at HEAD only');
