@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Three layers, each a project (`vitest run --project unit`, or npm run test:unit and the like):
 // - unit (and unit-fresh, its files that need the engine compiled afresh): pure modules and the
@@ -9,7 +10,28 @@ import { defineConfig } from 'vitest/config';
 //   so a new file is never silently skipped before it is placed in a layer.
 // - oracle: the real Claude Code against the class list's rules (test/oracle/).
 const built = ['test/support/build.ts'];
+// The unit layer's transformed modules, kept on disk between runs (node_modules/
+// .experimental-vitest-cache, keyed by each file's content): a second run skips most of the
+// transform. Not in CI, where every run is a fresh clone: writing the cache only costs there.
+const moduleCache = { fsModuleCache: !process.env.CI };
 const FRESH = ['test/unit/scale.test.ts'];
+
+/**
+ * Vitest's order (projects by name, then the longest or largest file first), except that the
+ * unit-fresh files start before the unit files, not after: each is a process of its own, so it
+ * runs beside the shared unit workers instead of alone at the end of the layer (scale.test.ts
+ * was the last seconds of npm run test:unit, one core idle).
+ */
+class FreshFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const fresh = sorted.filter((spec) => spec.project.name === 'unit-fresh');
+    const rest = sorted.filter((spec) => spec.project.name !== 'unit-fresh');
+    const at = rest.findIndex((spec) => spec.project.name === 'unit');
+    rest.splice(at === -1 ? rest.length : at, 0, ...fresh);
+    return rest;
+  }
+}
 
 export default defineConfig({
   test: {
@@ -21,6 +43,7 @@ export default defineConfig({
     // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-tmp/report.json' },
+    sequence: { sequencer: FreshFirst },
     projects: [
       {
         extends: true,
@@ -29,6 +52,7 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts'],
           exclude: FRESH,
           setupFiles: ['test/support/no-process.ts'],
+          experimental: moduleCache,
           // One module graph per worker, not per file: most of the layer's time was each file
           // importing the engine afresh. The files share no state but what they restore (the
           // working directory, process.env and the streams a run takes over; see in-memory.ts).
@@ -44,6 +68,7 @@ export default defineConfig({
           name: 'unit-fresh',
           include: FRESH,
           setupFiles: ['test/support/no-process.ts'],
+          experimental: moduleCache,
         },
       },
       {
