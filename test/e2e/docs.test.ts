@@ -1,7 +1,9 @@
 // The README and docs/ cannot drift: their tables come from the code, their samples are what the
-// tool prints, and every command, workflow and snippet in them is run or parsed here.
+// tool prints, and every workflow and snippet in them is parsed here. The built CLI prints the
+// quick start's sample and the built action posts the sample comment; every other command of the
+// docs runs in memory (test/unit/docs-commands.test.ts).
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,44 +16,10 @@ import { TOKEN } from '../support/action.js';
 import { runIn } from '../support/action-workspace.js';
 import { EXAMPLE, ROOT, runCli } from '../support/cli.js';
 import { DEFAULT_BASE_SHA, startGitHubApi } from '../support/github-api.js';
+import { allDocs, blocks, marked, markedBlock, printedArgs, readme } from '../support/docs.js';
 import { checkWorkflow, stepsOf, type Workflow } from '../support/workflow.js';
 
 const run = promisify(execFile);
-
-const readme = () => readFile(join(ROOT, 'README.md'), 'utf8');
-async function docPages(): Promise<string[]> {
-  return (await readdir(join(ROOT, 'docs'))).filter((f) => f.endsWith('.md')).sort();
-}
-/** README.md and every docs/ page, by path from the root. */
-async function allDocs(): Promise<[string, string][]> {
-  const pages = ['README.md', ...(await docPages()).map((p) => `docs/${p}`)];
-  return Promise.all(
-    pages.map(async (p) => [p, await readFile(join(ROOT, p), 'utf8')] as [string, string]),
-  );
-}
-
-/** The fenced blocks of a markdown text, with their language. */
-function blocks(text: string): { lang: string; body: string }[] {
-  return [...text.matchAll(/^(`{3,})(\w*)\n([\s\S]*?)^\1$/gm)].map((m) => ({
-    lang: m[2] as string,
-    body: m[3] as string,
-  }));
-}
-
-/** The text between `<!-- name:start -->` and `<!-- name:end -->`. */
-function marked(text: string, name: string): string {
-  const start = text.indexOf(`<!-- ${name}:start -->`);
-  const end = text.indexOf(`<!-- ${name}:end -->`);
-  if (start < 0 || end < start) throw new Error(`no ${name} markers`);
-  return text.slice(start + `<!-- ${name}:start -->`.length, end).trim();
-}
-
-/** The one block between the markers, without its fences. */
-function markedBlock(text: string, name: string): string {
-  const [block] = blocks(marked(text, name));
-  if (!block) throw new Error(`no block in ${name}`);
-  return block.body;
-}
 
 // Folders made inside the repository, so that the example server finds its node_modules.
 const made: string[] = [];
@@ -68,16 +36,9 @@ afterAll(async () => {
   await Promise.all(made.map((d) => rm(d, { recursive: true, force: true })));
 });
 
-/** Server command lines the docs use for "your server": run as the example server instead. */
-const YOUR_SERVER = ['uv run notes.py', 'node dist/server.js', 'node server.js'];
 /** One of our commands as a person pastes it, run with the fresh build of the CLI. */
-async function runPrinted(command: string, cwd: string) {
-  let line = command.replace(/\s+#.*$/, '');
-  for (const placeholder of YOUR_SERVER)
-    line = line.replace(`-- ${placeholder}`, '-- node examples/notes/server.mjs');
-  const words = line.split(/\s+/).filter(Boolean);
-  expect(words.slice(0, 2).join(' '), command).toMatch(/^npx mcp-annotation-auditor(@|$)/);
-  return runCli(words.slice(2), { cwd });
+function runPrinted(command: string, cwd: string) {
+  return runCli(printedArgs(command), { cwd });
 }
 
 describe('docs that cannot drift', () => {
@@ -175,55 +136,6 @@ describe('docs that cannot drift', () => {
       expect(markedBlock(await readme(), 'comment')).toBe(body);
     } finally {
       await api.close();
-    }
-  });
-
-  it('every console block prints what it shows, run in order in a repository with the example', async () => {
-    for (const [path, text] of await allDocs()) {
-      const dir = await workspace();
-      await runPrinted(
-        `${NPX_COMMAND} update --server-name notes -- node examples/notes/server.mjs`,
-        dir,
-      );
-      for (const { body } of blocks(text).filter((b) => b.lang === 'console')) {
-        const [first, ...rest] = body.split('\n');
-        expect(first, path).toMatch(/^\$ npx mcp-annotation-auditor/);
-        const printed = await runPrinted((first as string).slice(2), dir);
-        expect(printed.code, `${path}: ${first}`).toBe(0);
-        expect(printed.stdout, `${path}: ${first}`).toBe(rest.join('\n'));
-      }
-    }
-  });
-
-  it('every command of ours in the docs runs (a placeholder server runs as the example)', async () => {
-    for (const [path, text] of await allDocs()) {
-      const dir = await workspace();
-      // The sh blocks in order, as a reader runs them; the install itself is the adoption test's.
-      for (const { body } of blocks(text).filter((b) => b.lang === 'sh'))
-        for (const line of body.split('\n').filter(Boolean)) {
-          if (line.startsWith('npm ') || line.startsWith('npx @github/')) continue;
-          if (line.startsWith('git ')) {
-            await run('sh', ['-c', line], { cwd: dir });
-            continue;
-          }
-          const printed = await runPrinted(line, dir);
-          expect(printed.code, `${path}: ${line}\n${printed.stderr}`).toBe(0);
-        }
-      // Commands quoted in the text: each a valid command line (1 is findings, 2 a refusal).
-      const dirInline = await workspace();
-      await runPrinted(
-        `${NPX_COMMAND} update --server-name notes -- node examples/notes/server.mjs`,
-        dirInline,
-      );
-      const inline = [
-        ...text
-          .replace(/^(`{3,})\w*\n[\s\S]*?^\1$/gm, '')
-          .matchAll(/`(npx mcp-annotation-auditor[^`]*)`/g),
-      ];
-      for (const [, command] of inline) {
-        const printed = await runPrinted((command as string).replace(/\s+/g, ' '), dirInline);
-        expect([0, 1], `${path}: ${command}\n${printed.stderr}`).toContain(printed.code);
-      }
     }
   });
 
