@@ -1,7 +1,8 @@
 // The CLI's refusals of bad command lines, the CLI in memory: exit 2 and one readable line, no
 // stack. test/e2e/cli.test.ts has the real process answer an unknown command and a missing one.
+// Then the exit codes --fail-on sets, and each command's --help.
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE } from '../support/cli.js';
+import { EXAMPLE, notesSpec, specServer, tempDir } from '../support/cli.js';
 import { runCliInMemory } from '../support/in-memory.js';
 
 describe('usage and exit codes', () => {
@@ -23,5 +24,41 @@ describe('usage and exit codes', () => {
     expect(run.stderr).toMatch(message);
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(run.stdout).toBe('');
+  });
+});
+
+describe('exit codes', () => {
+  // The built CLI fails on --fail-on warning once (test/e2e/cli.test.ts); the other thresholds
+  // here, over a server whose one finding is a warning (a title only in Tool.title).
+  it('fail-on warning fails on a warning that fail-on error (the default) and never let pass', async () => {
+    const dir = await tempDir();
+    const spec = await notesSpec();
+    const titled = {
+      ...spec,
+      tools: spec.tools.map((t) =>
+        t.name === 'list_notes'
+          ? { ...t, title: 'List notes', annotations: { ...t.annotations, title: undefined } }
+          : t,
+      ),
+    };
+    const server = await specServer(dir, 'titled.json', titled);
+    const cli = (...args: string[]) => runCliInMemory(args, { cwd: dir });
+    expect((await cli('update', '--', ...server)).code).toBe(0);
+    const check = (...flags: string[]) =>
+      cli('check', '--policy', 'claude', ...flags, '--', ...server);
+    const passes = await check();
+    expect(passes.stdout).toMatch(/warning\s+title-location\s+list_notes/);
+    expect(passes.code, passes.stdout).toBe(0);
+    expect((await check('--fail-on', 'warning')).code).toBe(1);
+    expect((await check('--fail-on', 'notice')).code).toBe(1);
+    expect((await check('--fail-on', 'never')).code).toBe(0);
+  });
+
+  it('--help on each command exits 0 (the built CLI answers the bare --help)', async () => {
+    for (const command of ['list', 'check', 'update']) {
+      const run = await runCliInMemory([command, '--help']);
+      expect(run.code, command).toBe(0);
+      expect(run.stdout, command).toMatch(/Usage/);
+    }
   });
 });
