@@ -18,7 +18,6 @@ import {
   counted,
   EXAMPLE,
   notesSpec,
-  runCli,
   SERVERS,
   specServer,
   startsIn,
@@ -258,24 +257,6 @@ describe('the action, run as GitHub runs it', () => {
     expect(seen).not.toContain('runtime-secret');
     expect(seen).not.toContain('npm-secret');
     expect(seen).not.toMatch(/^INPUT_/m);
-  });
-
-  it('reads the base through the API with a shallow checkout, and comments by pr-number from workflow_run', async () => {
-    const { dir, head: relaxed } = await prWorkspace(api, { base: spec, head: relaxAddNote(spec) });
-    const run = await runIn(
-      api,
-      dir,
-      { command: quote(relaxed), policies: 'claude', 'pr-number': '1' },
-      { eventName: 'workflow_run', event: { action: 'completed', workflow_run: { id: 1 } } },
-    );
-    expect(run.code, run.stdout).toBe(0);
-    expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual(
-      expect.arrayContaining([
-        'GET /repos/octo-org/octo-repo/pulls/1',
-        'GET /repos/octo-org/octo-repo/contents/mcp-tool-classes.json',
-      ]),
-    );
-    expect(api.commentsOn(1)[0]?.body).toContain('edit → **read**');
   });
 
   it('a bad input fails the step with a message naming it', async () => {
@@ -659,64 +640,6 @@ describe('the action, run as GitHub runs it', () => {
         '/repos/octo-org/octo-repo/contents/mcp-tool-classes.json',
       );
       expect(api.commentsOn(1)[0]?.body).toContain('edit → **read**');
-    });
-  });
-
-  describe("a PR that renames the server's key and relaxes the config", () => {
-    it('still fails on the dropped hint, marks the old comment, and shows config-relaxed', async () => {
-      const dir = await tempDir();
-      const configPath = '.github/mcp-annotation-auditor.yml';
-      await mkdir(join(dir, '.github'), { recursive: true });
-      const entry = (file: string) => ({
-        command: 'node',
-        args: [join(SERVERS, 'configurable.mjs'), join(dir, file)],
-      });
-      await writeFile(join(dir, 'base.json'), JSON.stringify(spec));
-      await writeFile(join(dir, 'head.json'), JSON.stringify(dropDestructive(spec)));
-      const baseConfig = JSON.stringify({
-        policies: ['claude'],
-        servers: { notes: entry('base.json') },
-      });
-      // The class list at the base, recorded from the base's config.
-      await writeFile(join(dir, configPath), baseConfig);
-      const record = await runCli(['update', '--config', configPath], { cwd: dir });
-      expect(record.code, record.stderr).toBe(0);
-      api.setFile(
-        DEFAULT_BASE_SHA,
-        'mcp-tool-classes.json',
-        await readFile(join(dir, 'mcp-tool-classes.json'), 'utf8'),
-      );
-      api.setFile(DEFAULT_BASE_SHA, configPath, baseConfig);
-      const old = api.seedComment({
-        body: `${CLAUDE_MARKER}\n### ❌ MCP tool annotations for \`notes\`: failed`,
-      });
-      // The PR: key notes2, the hint dropped and recorded, and hint-dropped turned to a warning.
-      await writeFile(
-        join(dir, configPath),
-        JSON.stringify({
-          policies: ['claude'],
-          rules: { 'hint-dropped': 'warning' },
-          servers: { notes2: entry('head.json') },
-        }),
-      );
-      expect((await runCli(['update', '--prune', '--config', configPath], { cwd: dir })).code).toBe(
-        0,
-      );
-
-      const run = await runIn(api, dir, {});
-      expect(run.code, run.stdout + run.stderr).toBe(1);
-      expect(run.outputs.result).toBe('failed');
-      const comments = api.commentsOn(1);
-      const oldNow = comments.find((c) => c.id === old.id);
-      expect(oldNow?.body).toContain(
-        '### ❌ MCP tool annotations for `notes`: now audited as `notes2`',
-      );
-      const current = comments.find((c) =>
-        c.body.startsWith('<!-- mcp-annotation-auditor:notes2 policies=claude -->'),
-      );
-      expect(current?.body).toContain('`hint-dropped`');
-      expect(current?.body).toContain('`config-relaxed`');
-      expect(current?.body).toContain(`rule hint-dropped is turned down to warning (was error)`);
     });
   });
 });

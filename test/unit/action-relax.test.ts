@@ -1,13 +1,20 @@
 // The action on PRs that relax the check without dropping a hint: client rules changed in the
 // PR's config, a delete tool recorded as edit, the audited command changed so the delete tool is
-// no longer listed. The base commit's files are served by the fake GitHub API.
+// no longer listed; a PR that renames the server's key as it relaxes the config. The base
+// commit's files are served by the fake GitHub API.
 // In this process, servers in memory (test/support/action-in-memory.ts); what needs the bundle or
 // real processes stays in test/e2e/action-relax.test.ts.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { fakeGitHubEach, prWorkspace, quote, runIn } from '../support/action-in-memory.js';
+import {
+  dropDestructive,
+  fakeGitHubEach,
+  prWorkspace,
+  quote,
+  runIn,
+} from '../support/action-in-memory.js';
 import { notesSpec, SERVERS, tempDir, withAnnotations } from '../support/cli.js';
 import { runCliInMemory as runCli } from '../support/in-memory.js';
 import { DEFAULT_BASE_SHA, type FakeGitHub } from '../support/github-api.js';
@@ -127,5 +134,72 @@ describe('the action on a PR that relaxes the check in other ways than a dropped
     (api.pulls.get(1) as { labels?: string[] }).labels = ['annotations-approved'];
     const approved = await runIn(api, dir, { 'approve-label': 'annotations-approved' });
     expect(approved.code, approved.stdout + approved.stderr).toBe(0);
+  });
+});
+
+describe("a PR that renames the server's key and relaxes the config", () => {
+  let api: FakeGitHub;
+  let spec: Spec;
+  fakeGitHubEach((started, notes) => {
+    api = started;
+    spec = notes;
+  });
+  /** The marker of a run with policies: claude. */
+  const CLAUDE_MARKER = '<!-- mcp-annotation-auditor:notes policies=claude -->';
+
+  it('still fails on the dropped hint, marks the old comment, and shows config-relaxed', async () => {
+    const dir = await tempDir();
+    const configPath = '.github/mcp-annotation-auditor.yml';
+    await mkdir(join(dir, '.github'), { recursive: true });
+    const entry = (file: string) => ({
+      command: 'node',
+      args: [join(SERVERS, 'configurable.mjs'), join(dir, file)],
+    });
+    await writeFile(join(dir, 'base.json'), JSON.stringify(spec));
+    await writeFile(join(dir, 'head.json'), JSON.stringify(dropDestructive(spec)));
+    const baseConfig = JSON.stringify({
+      policies: ['claude'],
+      servers: { notes: entry('base.json') },
+    });
+    // The class list at the base, recorded from the base's config.
+    await writeFile(join(dir, configPath), baseConfig);
+    const record = await runCli(['update', '--config', configPath], { cwd: dir });
+    expect(record.code, record.stderr).toBe(0);
+    api.setFile(
+      DEFAULT_BASE_SHA,
+      'mcp-tool-classes.json',
+      await readFile(join(dir, 'mcp-tool-classes.json'), 'utf8'),
+    );
+    api.setFile(DEFAULT_BASE_SHA, configPath, baseConfig);
+    const old = api.seedComment({
+      body: `${CLAUDE_MARKER}\n### ❌ MCP tool annotations for \`notes\`: failed`,
+    });
+    // The PR: key notes2, the hint dropped and recorded, and hint-dropped turned to a warning.
+    await writeFile(
+      join(dir, configPath),
+      JSON.stringify({
+        policies: ['claude'],
+        rules: { 'hint-dropped': 'warning' },
+        servers: { notes2: entry('head.json') },
+      }),
+    );
+    expect((await runCli(['update', '--prune', '--config', configPath], { cwd: dir })).code).toBe(
+      0,
+    );
+
+    const run = await runIn(api, dir, {});
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.outputs.result).toBe('failed');
+    const comments = api.commentsOn(1);
+    const oldNow = comments.find((c) => c.id === old.id);
+    expect(oldNow?.body).toContain(
+      '### ❌ MCP tool annotations for `notes`: now audited as `notes2`',
+    );
+    const current = comments.find((c) =>
+      c.body.startsWith('<!-- mcp-annotation-auditor:notes2 policies=claude -->'),
+    );
+    expect(current?.body).toContain('`hint-dropped`');
+    expect(current?.body).toContain('`config-relaxed`');
+    expect(current?.body).toContain(`rule hint-dropped is turned down to warning (was error)`);
   });
 });

@@ -206,6 +206,24 @@ describe('the action, run in process', () => {
     });
   });
 
+  it('a workflow_run job with no clone reads the base through the API and comments by pr-number', async () => {
+    const { dir, head: relaxed } = await prWorkspace(api, { base: spec, head: relaxAddNote(spec) });
+    const run = await runIn(
+      api,
+      dir,
+      { command: quote(relaxed), policies: 'claude', 'pr-number': '1' },
+      { eventName: 'workflow_run', event: { action: 'completed', workflow_run: { id: 1 } } },
+    );
+    expect(run.code, run.stdout).toBe(0);
+    expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining([
+        'GET /repos/octo-org/octo-repo/pulls/1',
+        'GET /repos/octo-org/octo-repo/contents/mcp-tool-classes.json',
+      ]),
+    );
+    expect(api.commentsOn(1)[0]?.body).toContain('edit → **read**');
+  });
+
   it('settings in the config file take effect when the workflow sets no input', async () => {
     const { dir, base } = await prWorkspace(api, { base: spec });
     const config = 'classList: tools.json\nfailOn: never\npolicies: [explicit]\n';
