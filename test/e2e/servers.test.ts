@@ -1,5 +1,6 @@
 // Several servers in one config file through the real CLI (their variants and the mcpServers
-// shape of .mcp.json run in memory in test/unit/servers.test.ts), and the protocol eras.
+// shape of .mcp.json run in memory in test/unit/servers.test.ts), and the protocol eras (their
+// variants in memory too).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE, json, runCli, SERVERS, tempDir, writeConfig } from '../support/cli.js';
@@ -89,19 +90,7 @@ describe('protocol eras', () => {
     ]);
   });
 
-  it('legacy (the default) alone sees no mismatch', async () => {
-    const run = await runCli(['list', '--format', 'json', '--', 'node', ERA_SPLIT]);
-    expect(report(run).findings.filter((f) => f.rule === 'era-mismatch')).toEqual([]);
-  });
-
-  it('protocolEra: both per server in the config file', async () => {
-    const file = await writeConfig(await tempDir(), {
-      servers: { notes: { command: 'node', args: [ERA_SPLIT], protocolEra: 'both' } },
-    });
-    const run = await runCli(['list', '--config', file]);
-    expect(run.stdout).toMatch(/warning\s+era-mismatch\s+sync_notes/);
-  });
-
+  // The default's and the config file's era run in memory (test/unit/servers.test.ts).
   it('modern lists a server that only speaks 2026-07-28', async () => {
     const run = await runCli([
       'list',

@@ -1,9 +1,10 @@
 // Several servers in one config file (a monorepo, or one server in several toolset modes) and the
-// mcpServers shape of .mcp.json, the CLI in memory. test/e2e/servers.test.ts runs the real CLI.
-import { readFile } from 'node:fs/promises';
+// mcpServers shape of .mcp.json, and the protocol eras' variants, the CLI in memory.
+// test/e2e/servers.test.ts runs the real CLI.
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE, json, tempDir, writeConfig } from '../support/cli.js';
+import { EXAMPLE, json, SERVERS, tempDir, writeConfig } from '../support/cli.js';
 import { runCliInMemory as runCli } from '../support/in-memory.js';
 import { expectCouldNotAudit } from '../support/pids.js';
 
@@ -125,5 +126,39 @@ describe('the mcpServers shape of .mcp.json', () => {
     );
     const run = await runCli(['list', '--config', file, '--server', 'notes']);
     expect(run.code, run.stderr).toBe(0);
+  });
+});
+
+describe('protocol eras', () => {
+  /** A server whose sync_notes declares openWorldHint false to legacy clients only, as era-split.mjs. */
+  async function eraSplit(dir: string): Promise<string[]> {
+    const sync = { name: 'sync_notes', annotations: { readOnlyHint: false, idempotentHint: true } };
+    const spec = {
+      name: 'notes',
+      legacy: [{ ...sync, annotations: { ...sync.annotations, openWorldHint: false } }],
+      modern: [sync],
+    };
+    const file = join(dir, 'eras.json');
+    await writeFile(file, JSON.stringify(spec));
+    return ['node', join(SERVERS, 'era-spec.mjs'), file];
+  }
+
+  // test/e2e/servers.test.ts has the built CLI find the mismatch with --protocol-era both.
+  it('legacy (the default) alone sees no mismatch', async () => {
+    const dir = await tempDir();
+    const run = await runCli(['list', '--format', 'json', '--', ...(await eraSplit(dir))]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(report(run).servers[0]?.era).toBe('legacy');
+    expect(report(run).findings.filter((f) => f.rule === 'era-mismatch')).toEqual([]);
+  });
+
+  it('protocolEra: both per server in the config file', async () => {
+    const dir = await tempDir();
+    const [command, ...args] = await eraSplit(dir);
+    const file = await writeConfig(dir, {
+      servers: { notes: { command, args, protocolEra: 'both' } },
+    });
+    const run = await runCli(['list', '--config', file]);
+    expect(run.stdout).toMatch(/warning\s+era-mismatch\s+sync_notes/);
   });
 });
