@@ -409,8 +409,10 @@ describe('modes, hooks and servers kept off', () => {
 });
 
 describe('the bound on deciding', () => {
-  it('5,000 tools under 20,000 rules of other servers: no tool tries another server’s rules', () => {
-    const rules: SettingsRule[] = Array.from({ length: 20_000 }, (_, i) => ({
+  // The first two count the globs tried, a bound per tool that a check of every pair (a million
+  // tries here) passes by hundreds of times at any size; the third is the size a real check meets.
+  it('500 tools under 2,000 rules of other servers: no tool tries another server’s rules', () => {
+    const rules: SettingsRule[] = Array.from({ length: 2_000 }, (_, i) => ({
       list: (['allow', 'ask', 'deny'] as const)[i % 3] as SettingsRule['list'],
       rule: i % 2 ? `mcp__s${i}__tool_${i}` : `mcp__s${i}__*_${i}*`,
       file: 's.json',
@@ -419,28 +421,28 @@ describe('the bound on deciding', () => {
     rules.push({ list: 'deny', rule: 'mcp__big__delete_*', file: 's.json', line: 1 });
     const index = new RuleIndex(rules);
     const found = Array.from(
-      { length: 5_000 },
+      { length: 500 },
       (_, i) => index.decide(toolRef('big', i % 2 ? `delete_${i}` : `read_${i}`)).decision,
     );
-    expect(found.filter((d) => d === 'deny')).toHaveLength(2_500);
-    // One glob of the tool's own server per list checked, not 20,000 rules per tool.
-    expect(index.globTries).toBeLessThanOrEqual(5_000 * 3);
+    expect(found.filter((d) => d === 'deny')).toHaveLength(250);
+    // One glob of the tool's own server per list checked, not 2,000 rules per tool.
+    expect(index.globTries).toBeLessThanOrEqual(500 * 3);
   });
-  it('5,000 tools of one server under 20,000 globs of that server: each tool tries only globs with its start and end', () => {
-    const rules: SettingsRule[] = Array.from({ length: 20_000 }, (_, i) => ({
+  it('500 tools of one server under 2,000 globs of that server: each tool tries only globs with its start and end', () => {
+    const rules: SettingsRule[] = Array.from({ length: 2_000 }, (_, i) => ({
       list: (['allow', 'ask', 'deny'] as const)[i % 3] as SettingsRule['list'],
       rule: i % 2 ? `mcp__big__t${i}_*` : `mcp__big__*_x${i}`,
       file: 's.json',
       line: i + 1,
     }));
     const index = new RuleIndex(rules);
-    const found = Array.from({ length: 5_000 }, (_, i) =>
+    const found = Array.from({ length: 500 }, (_, i) =>
       index.decide(toolRef('big', `t${i}_x${i}`)),
     );
     // t1_x1: "mcp__big__t1_*" (i = 1, ask) decides; t2_x2: "mcp__big__*_x2" (i = 2, deny).
     expect(found[1]).toMatchObject({ decision: 'ask', by: { rule: 'mcp__big__t1_*' } });
     expect(found[2]).toMatchObject({ decision: 'deny', by: { rule: 'mcp__big__*_x2' } });
-    expect(index.globTries).toBeLessThanOrEqual(5_000 * 3 * 2);
+    expect(index.globTries).toBeLessThanOrEqual(500 * 3 * 2);
   });
   it('the check of 5,000 recorded tools against 20,000 rules looks each tool up, not each pair', () => {
     const tools = Object.fromEntries(
