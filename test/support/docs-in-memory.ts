@@ -4,14 +4,10 @@
 // write it), served in memory as the example is.
 import { realpathSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { runCli as runCommands } from '../../src/cli/commands.js';
-import { describeError } from '../../src/errors.js';
-import { noWorkflowCommands } from '../../src/escape.js';
 import type { Git } from '../../src/git.js';
 import type { Connect } from '../../src/server/listing.js';
 import { EXAMPLE, type Run } from './cli.js';
-import { inMemory } from './in-memory.js';
-import { noRepository } from './memory-git.js';
+import { inMemory, runCliInMemory } from './in-memory.js';
 
 const real = (path: string): string | undefined => {
   try {
@@ -32,26 +28,6 @@ const connect: Connect = (target, era) => {
 };
 
 /** One command of the CLI as src/cli.ts runs it, in `cwd`, its clone `git` (by default none). */
-export async function runDocsCommand(
-  args: string[],
-  options: { cwd: string; git?: Git },
-): Promise<Run> {
-  const before = process.cwd();
-  const pwd = process.env.PWD;
-  process.chdir(options.cwd);
-  process.env.PWD = options.cwd;
-  try {
-    const result = await runCommands(args, { connect, git: options.git ?? noRepository });
-    return {
-      code: result.exitCode,
-      stdout: noWorkflowCommands(result.stdout),
-      stderr: noWorkflowCommands(result.stderr),
-    };
-  } catch (error) {
-    return { code: 2, stdout: '', stderr: `mcp-annotation-auditor: ${describeError(error)}\n` };
-  } finally {
-    process.chdir(before);
-    if (pwd === undefined) delete process.env.PWD;
-    else process.env.PWD = pwd;
-  }
+export function runDocsCommand(args: string[], options: { cwd: string; git?: Git }): Promise<Run> {
+  return runCliInMemory(args, { ...options, connect });
 }

@@ -117,11 +117,12 @@ export const inMemory: Connect = (target, era) => {
  * commands in the output), in this process, its servers in memory: the same Run as the e2e
  * layer's runCli, for the many variants of a rule that need no real process. `cwd` is where
  * relative paths and .mcp.json are looked up, as for a real run; `git` is the clone it runs in
- * (test/support/memory-git.ts), by default none (a folder in no repository).
+ * (test/support/memory-git.ts), by default none (a folder in no repository); `connect` serves the
+ * servers (by default inMemory).
  */
 export async function runCliInMemory(
   args: string[],
-  options: { cwd?: string; git?: Git } = {},
+  options: { cwd?: string; git?: Git; connect?: Connect } = {},
 ): Promise<Run> {
   const before = process.cwd();
   const pwd = process.env.PWD;
@@ -131,7 +132,8 @@ export async function runCliInMemory(
     process.env.PWD = options.cwd;
   }
   try {
-    const result = await runCommands(args, { connect: inMemory, git: options.git ?? noRepository });
+    const connect = options.connect ?? inMemory;
+    const result = await runCommands(args, { connect, git: options.git ?? noRepository });
     return {
       code: result.exitCode,
       stdout: noWorkflowCommands(result.stdout),
