@@ -1,25 +1,19 @@
 // The built CLI reads .claude/settings.json in check and writes it with rules --write; what
 // rules --write says of the rules it takes out, its refusals and --settings's run in memory
 // (test/unit/claude-rules-write.test.ts).
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkNotesIn, json, ROOT, removeTempDirs, runCli, tempDir } from '../support/cli.js';
+import { checkNotesIn, exampleRepo, json, removeTempDirs, runCli } from '../support/cli.js';
 
 afterAll(removeTempDirs);
 
-async function repo(settings?: string): Promise<string> {
-  const dir = await tempDir();
-  await copyFile(join(ROOT, 'mcp-tool-classes.json'), join(dir, 'mcp-tool-classes.json'));
-  if (settings !== undefined) {
-    await mkdir(join(dir, '.claude'));
-    await writeFile(join(dir, '.claude/settings.json'), settings);
-  }
-  return dir;
-}
 describe('check reads .claude/settings.json', () => {
   it('fails on a server-wide allow that lets delete_note run, at the rule line, and says each decision', async () => {
-    const dir = await repo('{\n  "permissions": {\n    "allow": ["mcp__notes"]\n  }\n}\n');
+    const dir = await exampleRepo(
+      '.claude/settings.json',
+      '{\n  "permissions": {\n    "allow": ["mcp__notes"]\n  }\n}\n',
+    );
     const run = await checkNotesIn(dir);
     expect(run.code).toBe(1);
     const report = JSON.parse(run.stdout) as {
@@ -46,7 +40,8 @@ describe('check reads .claude/settings.json', () => {
     ]);
   });
   it('passes once rules --write has written the mapping, and the second write changes nothing', async () => {
-    const dir = await repo(
+    const dir = await exampleRepo(
+      '.claude/settings.json',
       '{\n  "permissions": {\n    "allow": ["Bash(npm test)", "mcp__notes"]\n  }\n}\n',
     );
     expect((await runCli(['rules', '--write', '.claude/settings.json'], { cwd: dir })).code).toBe(
@@ -70,7 +65,7 @@ describe('check reads .claude/settings.json', () => {
   });
   it('says Claude Code ignores a settings file that does not parse (its deny included), and rules --write leaves it alone', async () => {
     const broken = '{\n  "permissions": {\n    "deny": ["mcp__notes__delete_note",]\n  }\n}\n';
-    const dir = await repo(broken);
+    const dir = await exampleRepo('.claude/settings.json', broken);
     const run = await checkNotesIn(dir, ['--settings', '.claude/settings.json']);
     // Claude Code drops the whole file silently: delete_note is not denied, and that is an error.
     expect(run.code, run.stderr).toBe(1);

@@ -1,10 +1,10 @@
 // Runs a fresh build of the CLI (test/support/build.ts) as a user would: a real process, real servers.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -113,6 +113,20 @@ const tempDirs: string[] = [];
 export async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'auditor-test-'));
   tempDirs.push(dir);
+  return dir;
+}
+
+/**
+ * A temporary folder holding the example's class list and, if `text` is given, the file at
+ * `file` (a path relative to it, such as .claude/settings.json) with that text.
+ */
+export async function exampleRepo(file?: string, text?: string): Promise<string> {
+  const dir = await tempDir();
+  await copyFile(join(ROOT, 'mcp-tool-classes.json'), join(dir, 'mcp-tool-classes.json'));
+  if (file !== undefined && text !== undefined) {
+    await mkdir(dirname(join(dir, file)), { recursive: true });
+    await writeFile(join(dir, file), text);
+  }
   return dir;
 }
 

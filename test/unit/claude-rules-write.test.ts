@@ -1,21 +1,11 @@
 // What `rules --write` says of the rules it takes out of .claude/settings.json, its refusals of a
 // file with a key twice, and --settings where it has no use or names no file: the CLI in memory.
 // test/e2e/client-rules-cli.test.ts has the built CLI read the settings file and write it.
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE, ROOT, tempDir } from '../support/cli.js';
+import { EXAMPLE, exampleRepo } from '../support/cli.js';
 import { runCliInMemory as runCli } from '../support/in-memory.js';
-
-async function repo(settings?: string): Promise<string> {
-  const dir = await tempDir();
-  await copyFile(join(ROOT, 'mcp-tool-classes.json'), join(dir, 'mcp-tool-classes.json'));
-  if (settings !== undefined) {
-    await mkdir(join(dir, '.claude'));
-    await writeFile(join(dir, '.claude/settings.json'), settings);
-  }
-  return dir;
-}
 
 /** `check --format json` of the example server as "notes", run in `dir`; `flags` go before `--`. */
 function checkNotesIn(dir: string, flags: string[]) {
@@ -25,7 +15,7 @@ function checkNotesIn(dir: string, flags: string[]) {
 
 describe('--settings', () => {
   it('refuses --settings on list, and a named settings file that is not there', async () => {
-    const dir = await repo();
+    const dir = await exampleRepo();
     const list = await runCli(['list', '--settings', 'x.json', '--', process.execPath, EXAMPLE], {
       cwd: dir,
     });
@@ -48,7 +38,7 @@ describe('rules --write says what it takes out', () => {
       '}',
       '',
     ].join('\n');
-    const dir = await repo(settings);
+    const dir = await exampleRepo('.claude/settings.json', settings);
     const text = await runCli(['rules', '--write', '.claude/settings.json', '--format', 'text'], {
       cwd: dir,
     });
@@ -69,7 +59,7 @@ describe('rules --write says what it takes out', () => {
       },
     });
 
-    const again = await repo(settings);
+    const again = await exampleRepo('.claude/settings.json', settings);
     const json = await runCli(['rules', '--write', '.claude/settings.json'], { cwd: again });
     expect(json.code, json.stderr).toBe(0);
     expect((JSON.parse(json.stdout) as { removed: unknown }).removed).toEqual([
@@ -97,7 +87,10 @@ describe('rules --write says what it takes out', () => {
   });
 
   it('says nothing of removals when it only adds rules', async () => {
-    const dir = await repo('{\n  "permissions": {\n    "allow": ["Bash(npm test)"]\n  }\n}\n');
+    const dir = await exampleRepo(
+      '.claude/settings.json',
+      '{\n  "permissions": {\n    "allow": ["Bash(npm test)"]\n  }\n}\n',
+    );
     const run = await runCli(['rules', '--write', '.claude/settings.json', '--format', 'text'], {
       cwd: dir,
     });
@@ -111,7 +104,7 @@ describe('rules --write and a settings file with a key twice', () => {
   it('refuses "permissions" twice (JSON keeps the last), naming the lines, and leaves the file alone', async () => {
     const settings =
       '{\n  "permissions": {\n    "deny": ["mcp__notes__delete_note"]\n  },\n  "permissions": {\n    "allow": ["mcp__notes"]\n  }\n}\n';
-    const dir = await repo(settings);
+    const dir = await exampleRepo('.claude/settings.json', settings);
     const run = await runCli(['rules', '--write', '.claude/settings.json', '--format', 'text'], {
       cwd: dir,
     });
@@ -126,7 +119,7 @@ describe('rules --write and a settings file with a key twice', () => {
   it('refuses a permissions list twice, naming the lines', async () => {
     const settings =
       '{\n  "permissions": {\n    "allow": ["mcp__notes__list_notes"],\n    "allow": ["mcp__notes"]\n  }\n}\n';
-    const dir = await repo(settings);
+    const dir = await exampleRepo('.claude/settings.json', settings);
     const run = await runCli(['rules', '--write', '.claude/settings.json'], { cwd: dir });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(

@@ -1,6 +1,6 @@
 // `check` judges every committed client config it finds, through the registry: a test-only
 // client (test/support/fake-client.ts) is registered for the file, as a real row would be.
-import { copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../src/clients/client.js';
@@ -8,7 +8,7 @@ import { CLIENTS } from '../../src/clients/registry.js';
 import type { Report } from '../../src/report/report.js';
 import { parseReport } from '../../src/report/reportfile.js';
 import { runCliInMemory } from '../support/in-memory.js';
-import { EXAMPLE, ROOT, tempDir } from '../support/cli.js';
+import { EXAMPLE, exampleRepo, tempDir } from '../support/cli.js';
 import { fakeClient } from '../support/fake-client.js';
 
 const registry = CLIENTS as Client[];
@@ -21,17 +21,6 @@ afterAll(() => {
     1,
   );
 });
-
-/** A repository with the example's class list and the fake client's file holding `text`. */
-async function repository(text?: string): Promise<string> {
-  const dir = await tempDir();
-  await copyFile(join(ROOT, 'mcp-tool-classes.json'), join(dir, 'mcp-tool-classes.json'));
-  if (text !== undefined) {
-    await mkdir(join(dir, '.fake'));
-    await writeFile(join(dir, '.fake/rules.json'), text);
-  }
-  return dir;
-}
 
 const check = (dir: string, format = 'json') =>
   runCliInMemory(['check', '--format', format, '--server-name', 'notes', '--', 'node', EXAMPLE], {
@@ -54,7 +43,10 @@ interface Json {
 
 describe('check judges each committed client config', () => {
   it('fails on a rule that lets a delete tool run unasked, naming the client, file and line', async () => {
-    const dir = await repository('{\n  "allow": [\n    "notes.delete_note"\n  ]\n}\n');
+    const dir = await exampleRepo(
+      '.fake/rules.json',
+      '{\n  "allow": [\n    "notes.delete_note"\n  ]\n}\n',
+    );
     const run = await check(dir);
     expect(run.code).toBe(1);
     const report = JSON.parse(run.stdout) as Json;
@@ -81,29 +73,32 @@ describe('check judges each committed client config', () => {
   });
 
   it('passes with the rules the class list maps to, and judges nothing where no file is', async () => {
-    const passing = await repository(
+    const passing = await exampleRepo(
+      '.fake/rules.json',
       '{"deny": ["notes.delete_note"], "allow": ["notes.list_notes"]}',
     );
     expect((await check(passing)).code).toBe(0);
-    const none = JSON.parse((await check(await repository())).stdout) as Json;
+    const none = JSON.parse((await check(await exampleRepo())).stdout) as Json;
     expect(none.tools.every((t) => t.clients === undefined)).toBe(true);
     expect(none.findings.filter((f) => f.rule.startsWith('rule-'))).toEqual([]);
   });
 
   it('refuses a file that does not parse, a link out of the repository, and a huge file', async () => {
-    const bad = await check(await repository('{ nope'));
+    const bad = await check(await exampleRepo('.fake/rules.json', '{ nope'));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Fake CLI: The fake file .fake/rules.json is not JSON.');
     const outside = await tempDir();
     await writeFile(join(outside, 'rules.json'), '{"allow": []}');
-    const linked = await repository();
+    const linked = await exampleRepo();
     await mkdir(join(linked, '.fake'));
     await symlink(join(outside, 'rules.json'), join(linked, '.fake/rules.json'));
     const out = await check(linked);
     expect(out.code).toBe(2);
     expect(out.stderr).toContain("Refusing to read Fake CLI's file .fake/rules.json");
     expect(out.stderr).toContain('outside the repository');
-    const huge = await check(await repository(`{"x": "${'a'.repeat(1024 * 1024)}"}`));
+    const huge = await check(
+      await exampleRepo('.fake/rules.json', `{"x": "${'a'.repeat(1024 * 1024)}"}`),
+    );
     expect(huge.code).toBe(2);
     expect(huge.stderr).toContain(
       "Fake CLI's file .fake/rules.json is 1048585 bytes; the check reads files of up to 1048576 bytes.",
@@ -113,7 +108,7 @@ describe('check judges each committed client config', () => {
 
 describe('the registry rows judged by check', () => {
   it('Codex CLI: an approve on a delete tool fails, naming Codex CLI, the file and the line', async () => {
-    const dir = await repository();
+    const dir = await exampleRepo();
     await mkdir(join(dir, '.codex'));
     await writeFile(
       join(dir, '.codex/config.toml'),
