@@ -100,7 +100,15 @@ interface Event {
 
 /** Runs `claude -p` in the project, stopped once its result event is out. */
 function runClaude(p: Project, apiUrl: string, env: Record<string, string>) {
-  const args = ['-p', 'Use the notes tools.', '--output-format', 'stream-json', '--verbose'];
+  // No transcript of a run that is thrown away (the result comes from stdout and the stand-in).
+  const args = [
+    '-p',
+    'Use the notes tools.',
+    '--output-format',
+    'stream-json',
+    '--verbose',
+    '--no-session-persistence',
+  ];
   return runClient(claudeBinary(), args, {
     cwd: p.dir,
     env: {
@@ -110,6 +118,18 @@ function runClaude(p: Project, apiUrl: string, env: Record<string, string>) {
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       DISABLE_AUTOUPDATER: '1',
       DISABLE_TELEMETRY: '1',
+      // Start-up work that plays no part in a permission decision (error reports, bundled skills,
+      // CLAUDE.md memory, file checkpoints, prompt history, the background-task, cron and
+      // workflow tools, the install check): most of a run's CPU is Claude Code's own start-up.
+      DISABLE_ERROR_REPORTING: '1',
+      CLAUDE_CODE_DISABLE_BUNDLED_SKILLS: '1',
+      CLAUDE_CODE_DISABLE_CLAUDE_MDS: '1',
+      CLAUDE_CODE_DISABLE_FILE_CHECKPOINTING: '1',
+      CLAUDE_CODE_SKIP_PROMPT_HISTORY: '1',
+      CLAUDE_CODE_DISABLE_BACKGROUND_TASKS: '1',
+      CLAUDE_CODE_DISABLE_CRON: '1',
+      CLAUDE_CODE_DISABLE_WORKFLOWS: '1',
+      DISABLE_INSTALLATION_CHECKS: '1',
       // Connect the MCP servers before the first request (on a busy machine the non-blocking
       // default can send it before the server is up); a run that still misses it is retried.
       MCP_CONNECTION_NONBLOCKING: 'false',
