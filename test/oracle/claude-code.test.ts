@@ -344,6 +344,7 @@ describe
           await readFile(join(dir, '.claude/settings.json'), 'utf8'),
         ) as unknown;
         const p = await project({ project: generated });
+        const predicted = (await checked(p)).decisions;
         const seen = await observe(p);
         expect(seen.observed).toEqual({
           list_notes: 'allow',
@@ -352,15 +353,17 @@ describe
         });
         // list_notes ran: the server itself answered.
         expect(seen.results.get('mcp__notes__list_notes')?.text).toBe('No notes saved.');
-        expectPredicted((await checked(p)).decisions, seen.observed);
+        expectPredicted(predicted, seen.observed);
       });
     });
 
     it.each(MATRIX)('with %s', async (_name, c) => {
       await slot(async () => {
         const p = await project(c);
-        const seen = await observe(p, c.env);
+        // Predicted first, from the files as the case wrote them: Claude Code then adds its own
+        // enabledMcpjsonServers to .claude/settings.local.json.
         const ours = await checked(p);
+        const seen = await observe(p, c.env);
         expectPredicted(ours.decisions, seen.observed, ours.run.stdout);
       });
     });
