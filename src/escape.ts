@@ -63,6 +63,17 @@ const ENTITIES: Record<string, string> = {
 /** U+2060 WORD JOINER: invisible, and no user name, issue number or URL runs across it. */
 const JOINER = '\u2060';
 
+/** A run of 7 to 40 hex digits, which GitHub links as a commit when one matches. */
+const HEX_RUN = /\b[0-9a-f]{7,40}\b/gi;
+const breakHex = (hex: string) => `${hex.slice(0, 6)}${JOINER}${hex.slice(6)}`;
+
+/**
+ * What {@link markdownSafe} rewrites besides markdown punctuation and hex runs (a superset:
+ * a match only means the full chain runs): controls, invisible characters, HTML characters,
+ * mentions and issue references, and what GitHub links as a URL.
+ */
+const MARKDOWN_HAZARD = new RegExp(`[\\p{Cc}${INVISIBLE_CLASS}&<>"@#]|GH-|:\\/\\/|www\\.`, 'iu');
+
 /**
  * For GitHub markdown (tables, lists, headings): HTML characters become entities, markdown
  * punctuation is backslash-escaped, line breaks become spaces, and the text is bounded. GitHub
@@ -71,8 +82,13 @@ const JOINER = '\u2060';
  * open a tag or a comment (so cannot forge our marker), make a link, or notify anyone.
  */
 export function markdownSafe(text: string, max = 100): string {
+  const bounded = bound(text, max);
+  // Most text (tool names, titles) holds none of what the steps after the escaping look for, and
+  // escaping cannot make any of it: only the escaping and the commit-hash rule can change it.
+  if (!MARKDOWN_HAZARD.test(bounded))
+    return bounded.replace(/[\\`*_~[\]|!$]/g, (c) => `\\${c}`).replace(HEX_RUN, breakHex);
   return (
-    bound(text, max)
+    bounded
       .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
       // Shown, not dropped: "a\u202eb" must not read as "ab". The backslash is escaped below.
       .replace(INVISIBLE, unicodeEscape)
@@ -82,7 +98,7 @@ export function markdownSafe(text: string, max = 100): string {
       .replace(/[@#]/g, (c) => `${c}${JOINER}`)
       // GH-123 links an issue; a run of 7 to 40 hex digits links a commit when one matches.
       .replace(/\bGH-(?=\d)/gi, (g) => `${g}${JOINER}`)
-      .replace(/\b[0-9a-f]{7,40}\b/gi, (hex) => `${hex.slice(0, 6)}${JOINER}${hex.slice(6)}`)
+      .replace(HEX_RUN, breakHex)
       .replace(/:\/\//g, `:${JOINER}//`)
       .replace(/www\./gi, (w) => `${w.slice(0, 3)}${JOINER}.`)
   );

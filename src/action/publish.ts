@@ -196,8 +196,11 @@ async function publishCheck(
   return postComments(report, commentContext(audited, context), context.inputs.comment, target);
 }
 
-/** The summary and outputs come first: nothing that happens to the comment can lose them. */
-function writeResults(audited: Audited): void {
+/**
+ * The summary and outputs come first: nothing that happens to the comment can lose them. Gives
+ * the verdict line it printed.
+ */
+function writeResults(audited: Audited): string {
   const { report, reportPath } = audited;
   const counts = reportCounts(report);
   // Room is kept for the notes below and for an error after this.
@@ -209,7 +212,9 @@ function writeResults(audited: Audited): void {
   core.setOutput('changed-count', counts.changed);
   core.setOutput('tool-count', counts.tools);
   core.setOutput('report', reportPath);
-  core.info(verdictLine(report));
+  const verdict = verdictLine(report);
+  core.info(verdict);
+  return verdict;
 }
 
 /** Step three: what the audit (or the report file) found, everywhere it goes. */
@@ -227,7 +232,7 @@ export async function publish(
   const classListText = settings
     ? await readFile(settings.classList, 'utf8').catch(() => undefined)
     : undefined;
-  writeResults(outcome);
+  const verdict = writeResults(outcome);
   const { sarifFile, reportFile } = context.inputs;
   if (sarifFile)
     await writeSarif(
@@ -242,6 +247,6 @@ export async function publish(
   // A report-file job did its part by commenting: the PR's own run is the check that fails.
   if (report.mode === 'check' && report.result === 'failed' && !reportFile) {
     const failing = allFindings(report).filter((f) => !f.waived).length;
-    core.setFailed(`${verdictLine(report)} ${failing} finding(s); see the job summary.`);
+    core.setFailed(`${verdict} ${failing} finding(s); see the job summary.`);
   }
 }

@@ -92,6 +92,22 @@ function acceptMarkdown(report: Report): string[] {
   ];
 }
 
+/**
+ * The table with each row written once: a report over the limit is first written whole until it
+ * passes it, then fitted, and the rows the first pass wrote are not written again.
+ */
+function written(table: Table): Table {
+  const rows: string[] = [];
+  return { ...table, row: (i) => (rows[i] ??= table.row(i)) };
+}
+
+/** A server's tables, each row written once (see {@link written}). */
+interface ServerTables {
+  changes: Table;
+  findings: Table;
+  tools: Table;
+}
+
 /** Thrown inside {@link wholeWithin} as soon as the whole report passes its limit. */
 class OverLimit extends Error {}
 
@@ -99,7 +115,13 @@ class OverLimit extends Error {}
  * The whole report, every row, or undefined once it passes `limit` bytes: the rows after that
  * are never written.
  */
-function wholeWithin(report: Report, limit: number): string | undefined {
+function wholeWithin(
+  report: Report,
+  limit: number,
+  heading: string,
+  tables: (s: ServerReport) => ServerTables,
+  config: Table | undefined,
+): string | undefined {
   const lines: string[] = [];
   let size = 0;
   const push = (...texts: string[]) => {
@@ -114,17 +136,18 @@ function wholeWithin(report: Report, limit: number): string | undefined {
     push('');
   };
   try {
-    push(verdictHeading(report), '');
+    push(heading, '');
     if (report.firstRun) push(...firstRunMarkdown(report));
     for (const s of report.servers) {
+      const t = tables(s);
       push(...serverHeading(s));
-      if (s.changes.length) section('**Changes**', changesTable(s.changes));
+      if (s.changes.length) section('**Changes**', t.changes);
       push(...beside(s, Infinity));
-      if (s.findings.length) section('**Findings**', findingsTable(s.findings));
+      if (s.findings.length) section('**Findings**', t.findings);
       push(...fixesMarkdown(s.findings));
-      if (s.tools.length) section('**Tools**', inventoryTable(s.tools));
+      if (s.tools.length) section('**Tools**', t.tools);
     }
-    if (report.findings.length) section('**Config**', findingsTable(report.findings));
+    if (config) section('**Config**', config);
     push(...fixesMarkdown(report.findings), ...acceptMarkdown(report));
   } catch (error) {
     if (error instanceof OverLimit) return undefined;
@@ -139,9 +162,25 @@ function wholeWithin(report: Report, limit: number): string | undefined {
  * it left out: the JSON report has them all.
  */
 export function renderMarkdown(report: Report, budget = Infinity): string {
-  const whole = wholeWithin(report, budget);
+  const heading = verdictHeading(report);
+  const byServer = new Map<ServerReport, ServerTables>();
+  const tables = (s: ServerReport): ServerTables => {
+    let t = byServer.get(s);
+    if (!t) {
+      t = {
+        changes: written(changesTable(s.changes)),
+        findings: written(findingsTable(s.findings)),
+        tools: written(inventoryTable(s.tools)),
+      };
+      byServer.set(s, t);
+    }
+    return t;
+  };
+  // The config's findings, in both passes.
+  const config = report.findings.length ? written(findingsTable(report.findings)) : undefined;
+  const whole = wholeWithin(report, budget, heading, tables, config);
   if (whole !== undefined) return whole;
-  const out = [verdictHeading(report), '', ...(report.firstRun ? firstRunMarkdown(report) : [])];
+  const out = [heading, '', ...(report.firstRun ? firstRunMarkdown(report) : [])];
   const note = (what: string) => (count: number) =>
     `_…and ${count} more ${what}, left out to keep the job summary within GitHub's size limit: the JSON report (the \`report\` output) has them all._`;
   const bytesOf = (lines: string[]) => utf8Bytes(lines.join('\n')) + 1;
@@ -156,7 +195,6 @@ export function renderMarkdown(report: Report, budget = Infinity): string {
     return lines;
   };
   // The config's findings come last, in room kept for them now: what they need, up to a tenth.
-  const config = report.findings.length ? findingsTable(report.findings) : undefined;
   const configRoom = config
     ? Math.min(bytesOf(['**Config**', '', markdownTable(config), '']), left / 10)
     : 0;
@@ -176,17 +214,14 @@ export function renderMarkdown(report: Report, budget = Infinity): string {
     const share = left / (report.servers.length - index);
     const keep = left - share;
     if (s.changes.length)
-      out.push(...fitted('**Changes**', changesTable(s.changes), 'changes', share * 0.4));
+      out.push(...fitted('**Changes**', tables(s).changes, 'changes', share * 0.4));
     // Characters, not bytes: at most four bytes each.
     const more = beside(s, (share * 0.2) / 4);
     out.push(...more);
     left -= bytesOf(more);
     if (s.findings.length)
-      out.push(
-        ...fitted('**Findings**', findingsTable(s.findings), 'findings', (left - keep) * 0.6),
-      );
-    if (s.tools.length)
-      out.push(...fitted('**Tools**', inventoryTable(s.tools), 'tools', left - keep));
+      out.push(...fitted('**Findings**', tables(s).findings, 'findings', (left - keep) * 0.6));
+    if (s.tools.length) out.push(...fitted('**Tools**', tables(s).tools, 'tools', left - keep));
   }
   if (config) out.push(...fitted('**Config**', config, 'findings', left + configRoom));
   out.push(...tail);

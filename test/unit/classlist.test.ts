@@ -58,6 +58,13 @@ describe('toolLines', () => {
     }
   });
 
+  it('reads each key within its own line (CRLF too): a key and its colon on two lines is none', () => {
+    const text =
+      '{\r\n  "tools": {\r\n    "mcp__s__a": {},\r\n    "mcp__s__b"\r\n: {},\n  "mcp__s__c"\n  : {}\n}';
+    const lines = toolLines(text);
+    expect([...lines]).toEqual([['mcp__s__a', 3]]);
+  });
+
   it('a list of 10,000 tools round-trips', () => {
     const tools = new Map(
       Array.from({ length: 10_000 }, (_, i) => [`mcp__s__t${i}`, record(`t${i}`)] as const),

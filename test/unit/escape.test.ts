@@ -32,6 +32,9 @@ describe('markdownSafe', () => {
     expect(markdownSafe('reverts 1a2b3c4d5e and DEADBEEF, not abc123 or cafe_babe_1')).toBe(
       'reverts 1a2b3c\u20604d5e and DEADBE\u2060EF, not abc123 or cafe\\_babe\\_1',
     );
+    // The escaping comes first: a backslash it writes ends a word, so the hex run before it links.
+    expect(markdownSafe('abcdef1_x and deadbeef*')).toBe('abcdef\u20601\\_x and deadbe\u2060ef\\*');
+    expect(markdownSafe('a_b @x www.y')).toBe('a\\_b @\u2060x www\u2060.y');
     expect(markdownSafe('octo/repo@0123456789abcdef0123456789abcdef01234567')).toBe(
       'octo/repo@\u2060012345\u20606789abcdef0123456789abcdef01234567',
     );
