@@ -11,7 +11,6 @@ import { repositoryRoot, writeConfined } from '../confined.js';
 import { AuditError, describeError, getErrorMessage } from '../errors.js';
 import { terminalSafe } from '../escape.js';
 import type { CommentContext } from '../report/comment.js';
-import { renderMarkdown } from '../report/markdown.js';
 import { verdictLine } from '../report/text.js';
 import { renderSarif } from '../report/sarif.js';
 import { VERSION } from '../version.js';
@@ -19,7 +18,7 @@ import { commentFailedRun, postComments, type Posted } from './comments.js';
 import type { ActionContext } from './context.js';
 import { markersOf } from './failure.js';
 import { repoRelative, type Audited, type GivenFailedRun } from './run-audit.js';
-import { appendSummary, SUMMARY_LIMIT } from './summary.js';
+import { appendSummary, summaryOf } from './summary.js';
 
 /** Step three of the action: the job summary, outputs, annotations, SARIF and PR comments. */
 
@@ -203,8 +202,7 @@ async function publishCheck(
 function writeResults(audited: Audited): string {
   const { report, reportPath } = audited;
   const counts = reportCounts(report);
-  // Room is kept for the notes below and for an error after this.
-  appendSummary(renderMarkdown(report, SUMMARY_LIMIT - 64 * 1024));
+  appendSummary(audited.summary ?? summaryOf(report));
   core.setOutput('result', report.mode === 'update' ? 'updated' : report.result);
   core.setOutput('error-count', counts.error);
   core.setOutput('warning-count', counts.warning);

@@ -24,7 +24,7 @@ import { readReportFile } from '../files.js';
 import type { ActionContext } from './context.js';
 import { within, type Known } from './failure.js';
 import { stepFile } from './step-dir.js';
-import { appendSummary } from './summary.js';
+import { appendSummary, summaryOf } from './summary.js';
 import type { GitHubClient, PullRequestInfo, RepoRef } from './github.js';
 import { triggeringCommit, verifiedPull } from './workflowrun.js';
 import type { Connect } from '../server/listing.js';
@@ -41,6 +41,8 @@ export interface Audited {
   settings?: Settings;
   /** The JSON report: written here, or the report file. */
   reportPath: string;
+  /** The job summary of the report, rendered while the servers exit (see {@link summaryOf}). */
+  summary?: string;
   /** The class list's path from the repository's root, for annotations and SARIF. */
   classListRepoPath: string;
   /** The PR the comments go on; a report-file job's, once verified. */
@@ -336,9 +338,11 @@ async function audit(
   const justifications = await actionJustifications(context, settings, baseRead);
   if (justifications) options.justifications = justifications;
   const { report, settled, classList } = await runAudit(settings, options);
-  // The JSON report is rendered while the servers exit; like everything this step writes, it is
-  // written once they are gone, so that a server that lingers cannot replace it.
+  // The JSON report and the job summary are rendered while the servers exit; like everything
+  // this step writes, they are written once the servers are gone, so that a server that lingers
+  // cannot replace them.
   const json = renderJson(report);
+  const summary = summaryOf(report);
   await settled;
   await writeRulesOutput(classList, clientRules.mapping, env);
   const classListRepoPath = await repoPath;
@@ -364,6 +368,7 @@ async function audit(
   return {
     report,
     settings,
+    summary,
     reportPath,
     classListRepoPath,
     ...(context.target ? { target: context.target } : {}),

@@ -1,7 +1,14 @@
 import { appendFileSync, statSync } from 'node:fs';
+import { renderMarkdown } from '../report/markdown.js';
+import type { Report } from '../report/report.js';
 
 /** GitHub drops a step's whole job summary when it passes 1 MiB ("upload aborted"). */
 export const SUMMARY_LIMIT = 1024 * 1024;
+
+/** The report as the job summary shows it: room is kept for the notes after it, and an error. */
+export function summaryOf(report: Report): string {
+  return renderMarkdown(report, SUMMARY_LIMIT - 64 * 1024);
+}
 
 /**
  * Appends markdown to the job summary; false when the runner gave no summary file. What would
