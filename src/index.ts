@@ -1,5 +1,6 @@
 import { enableCompileCache } from './compile-cache.js';
 import { getErrorMessage } from './errors.js';
+import { holdYoungGeneration } from './heap.js';
 import { prestartForAction } from './action/early.js';
 import { stopUnclaimed } from './server/early.js';
 import { exitOnceWritten, stopsSettled } from './server/process.js';
@@ -11,6 +12,8 @@ async function main(): Promise<void> {
   enableCompileCache(process.env);
   try {
     const { run } = await import('./action/main.js');
+    // Once the modules are loaded: from here on, what survives is the audit's (see heap.ts).
+    await holdYoungGeneration();
     await run(process.env);
   } finally {
     // Whatever went wrong after the audit (publish failing too), no server outlives the step.
