@@ -5,23 +5,12 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  json,
-  notesSpec,
-  runCli,
-  SERVERS,
-  tempDir,
-  withAnnotations,
-  writeConfig,
-} from '../support/cli.js';
+import { json, notesSpec, runCli, tempDir, withAnnotations, writeConfig } from '../support/cli.js';
 import { git } from '../support/git.js';
 
-type Spec = Awaited<ReturnType<typeof notesSpec>>;
+import { configurable } from '../support/base-fixtures.js';
 
-/** A config entry that serves the spec in `dir/spec.json`. */
-function served(): Record<string, unknown> {
-  return { command: 'node', args: [join(SERVERS, 'configurable.mjs'), 'spec.json'] };
-}
+type Spec = Awaited<ReturnType<typeof notesSpec>>;
 
 function dropDestructive(spec: Spec): Spec {
   return withAnnotations(spec, 'delete_note', { destructiveHint: undefined });
@@ -59,9 +48,12 @@ function rules(run: Awaited<ReturnType<typeof runCli>>): string[] {
 
 describe('renaming a server in the config', () => {
   it('compares it tool by tool with the base server of the same tools: a dropped hint still fails', async () => {
-    const { dir, spec } = await repository({ policies: ['claude'], servers: { notes: served() } });
+    const { dir, spec } = await repository({
+      policies: ['claude'],
+      servers: { notes: configurable() },
+    });
     // The PR renames the key, drops the hint, and records both (removing the old entries).
-    await writeConfig(dir, { policies: ['claude'], servers: { notes2: served() } });
+    await writeConfig(dir, { policies: ['claude'], servers: { notes2: configurable() } });
     await writeFile(join(dir, 'spec.json'), JSON.stringify(dropDestructive(spec)));
     const update = await runCli(['update', '--prune', '--config', 'auditor.yml'], { cwd: dir });
     expect(update.code, update.stderr).toBe(0);
@@ -76,12 +68,15 @@ describe('renaming a server in the config', () => {
 
 describe('moving the class list', () => {
   it('in the PR config, with git mv: the base is read where the base config put it, and the move is said', async () => {
-    const { dir, spec } = await repository({ policies: ['claude'], servers: { notes: served() } });
+    const { dir, spec } = await repository({
+      policies: ['claude'],
+      servers: { notes: configurable() },
+    });
     await git(dir, 'mv', 'mcp-tool-classes.json', 'reviewed.json');
     await writeConfig(dir, {
       classList: 'reviewed.json',
       policies: ['claude'],
-      servers: { notes: served() },
+      servers: { notes: configurable() },
     });
     await writeFile(join(dir, 'spec.json'), JSON.stringify(dropDestructive(spec)));
     expect((await runCli(['update', '--config', 'auditor.yml'], { cwd: dir })).code).toBe(0);
@@ -97,11 +92,11 @@ describe('moving the class list', () => {
 describe("the PR's own config relaxing the check", () => {
   it('is a config-relaxed error listing each relaxation, even with failOn never; the label approves it', async () => {
     const { dir, spec } = await repository({
-      servers: { notes: served() },
+      servers: { notes: configurable() },
       policies: ['claude', 'openai'],
     });
     await writeConfig(dir, {
-      servers: { notes: served() },
+      servers: { notes: configurable() },
       policies: ['claude'],
       failOn: 'never',
       rules: { 'hint-dropped': 'off' },

@@ -3,25 +3,13 @@
 // the two files, renaming a server's key, or changing a .mcp.json-only project's command must
 // not shed what the base's entry held. Through the CLI, real server processes and a git base,
 // once; the variants run in memory in test/unit/servers-base.test.ts.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { json, notesSpec, runCli, SERVERS, tempDir } from '../support/cli.js';
+import { json, notesSpec, runCli, tempDir } from '../support/cli.js';
 import { git } from '../support/git.js';
 
+import { configurable, putFiles } from '../support/base-fixtures.js';
+
 const CONFIG = '.github/mcp-annotation-auditor.yml';
-
-/** A server entry that serves the spec in `dir/<file>`. */
-function served(file: string, more: Record<string, unknown> = {}): Record<string, unknown> {
-  return { command: 'node', args: [join(SERVERS, 'configurable.mjs'), file], ...more };
-}
-
-async function put(dir: string, files: Record<string, unknown>): Promise<void> {
-  for (const [path, data] of Object.entries(files)) {
-    await mkdir(join(dir, path, '..'), { recursive: true });
-    await writeFile(join(dir, path), JSON.stringify(data, null, 2));
-  }
-}
 
 /** Records the class list with plain update (the run's own servers), and commits everything. */
 async function recordAndCommit(dir: string, message: string): Promise<void> {
@@ -36,7 +24,7 @@ async function repository(files: Record<string, unknown>): Promise<string> {
   const dir = await tempDir();
   await git(dir, 'init', '-q');
   const spec = await notesSpec();
-  await put(dir, { 'spec.json': spec, ...files });
+  await putFiles(dir, { 'spec.json': spec, ...files });
   await recordAndCommit(dir, 'base');
   return dir;
 }
@@ -54,12 +42,12 @@ describe('servers compared with the base as the run takes them', () => {
     const dir = await repository({
       [CONFIG]: {
         policies: ['claude'],
-        servers: { notes: served('spec.json', { protocolEra: 'both' }) },
+        servers: { notes: configurable('spec.json', { protocolEra: 'both' }) },
       },
     });
-    await put(dir, {
+    await putFiles(dir, {
       [CONFIG]: { policies: ['claude'] },
-      '.mcp.json': { mcpServers: { notes: served('spec.json') } },
+      '.mcp.json': { mcpServers: { notes: configurable('spec.json') } },
     });
     await recordAndCommit(dir, 'servers moved to .mcp.json');
     const run = await check(dir);

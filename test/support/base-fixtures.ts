@@ -29,12 +29,16 @@ export async function serveEras(dir: string, legacy: Spec, modern: Spec): Promis
 }
 
 /** A config entry that serves the spec in `dir/<file>`, with a secret in its environment. */
+/** A server entry that serves the spec in `dir/<file>` (configurable.mjs), with `more` keys. */
+export function configurable(
+  file = 'spec.json',
+  more: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return { command: 'node', args: [join(SERVERS, 'configurable.mjs'), file], ...more };
+}
+
 export function served(file = 'spec.json'): Record<string, unknown> {
-  return {
-    command: 'node',
-    args: [join(SERVERS, 'configurable.mjs'), file],
-    env: { NOTES_TOKEN: 'tok-base-0001' },
-  };
+  return configurable(file, { env: { NOTES_TOKEN: 'tok-base-0001' } });
 }
 
 /** The relaxation tests' base config: the notes server under the claude policy. */

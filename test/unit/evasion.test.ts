@@ -9,7 +9,6 @@ import {
   EXAMPLE,
   json,
   notesSpec,
-  SERVERS,
   tempDir,
   withAnnotations,
   withDeleteNoteRenamed,
@@ -19,12 +18,9 @@ import {
 import { runCliInMemory as runCli } from '../support/in-memory.js';
 import { memoryRepository, type MemoryRepository } from '../support/repo-in-memory.js';
 
-type Spec = Awaited<ReturnType<typeof notesSpec>>;
+import { configurable } from '../support/base-fixtures.js';
 
-/** A config entry that serves the spec in `dir/spec.json`. */
-function served(): Record<string, unknown> {
-  return { command: 'node', args: [join(SERVERS, 'configurable.mjs'), 'spec.json'] };
-}
+type Spec = Awaited<ReturnType<typeof notesSpec>>;
 
 function dropDestructive(spec: Spec): Spec {
   return withAnnotations(spec, 'delete_note', { destructiveHint: undefined });
@@ -55,8 +51,8 @@ function rules(run: Run): string[] {
 describe('renaming a server in the config', () => {
   it('a base server that no audited server matches is a server-removed error, approvable', async () => {
     const other = { command: 'node', args: [EXAMPLE, '--read-only'] };
-    const repo = await repository({ servers: { notes: served(), other } });
-    await writeConfig(repo.dir, { servers: { notes: served() } });
+    const repo = await repository({ servers: { notes: configurable(), other } });
+    await writeConfig(repo.dir, { servers: { notes: configurable() } });
     expect((await repo.cli(['update', '--prune', '--config', 'auditor.yml'])).code).toBe(0);
     const run = await repo.checkAtHead();
     expect(run.code, run.stdout).toBe(1);
@@ -74,12 +70,12 @@ describe('renaming a server in the config', () => {
 
 describe('moving the class list', () => {
   it('in the PR config, with git mv: the base is read where the base config put it', async () => {
-    const repo = await repository({ policies: ['claude'], servers: { notes: served() } });
+    const repo = await repository({ policies: ['claude'], servers: { notes: configurable() } });
     await repo.git.mv('mcp-tool-classes.json', 'reviewed.json');
     await writeConfig(repo.dir, {
       classList: 'reviewed.json',
       policies: ['claude'],
-      servers: { notes: served() },
+      servers: { notes: configurable() },
     });
     await writeFile(join(repo.dir, 'spec.json'), JSON.stringify(dropDestructive(repo.spec)));
     expect((await repo.cli(['update', '--config', 'auditor.yml'])).code).toBe(0);
@@ -89,7 +85,7 @@ describe('moving the class list', () => {
   });
 
   it('with --class-list only: the base is still found at the path the base commit used', async () => {
-    const repo = await repository({ policies: ['claude'], servers: { notes: served() } });
+    const repo = await repository({ policies: ['claude'], servers: { notes: configurable() } });
     await repo.git.mv('mcp-tool-classes.json', 'moved.json');
     await writeFile(join(repo.dir, 'spec.json'), JSON.stringify(dropDestructive(repo.spec)));
     const flags = ['--config', 'auditor.yml', '--class-list', 'moved.json'];
@@ -102,9 +98,9 @@ describe('moving the class list', () => {
   it('a base config naming a class list the base commit does not hold is an error', async () => {
     const repo = await memoryRepository();
     await writeFile(join(repo.dir, 'spec.json'), JSON.stringify(await notesSpec()));
-    await writeConfig(repo.dir, { classList: 'gone.json', servers: { notes: served() } });
+    await writeConfig(repo.dir, { classList: 'gone.json', servers: { notes: configurable() } });
     await repo.git.commitWorkingTree();
-    await writeConfig(repo.dir, { classList: 'new.json', servers: { notes: served() } });
+    await writeConfig(repo.dir, { classList: 'new.json', servers: { notes: configurable() } });
     expect((await repo.cli(['update', '--config', 'auditor.yml'])).code).toBe(0);
     const run = await repo.checkAtHead();
     expect(run.code, run.stdout).toBe(2);
@@ -116,10 +112,10 @@ describe('moving the class list', () => {
 
 describe("the PR's own config relaxing the check", () => {
   it('turning config-relaxed itself off in the PR is one more relaxation, still reported', async () => {
-    const repo = await repository({ policies: ['claude'], servers: { notes: served() } });
+    const repo = await repository({ policies: ['claude'], servers: { notes: configurable() } });
     await writeConfig(repo.dir, {
       policies: ['claude'],
-      servers: { notes: served() },
+      servers: { notes: configurable() },
       rules: { 'config-relaxed': 'off' },
     });
     const run = await repo.checkAtHead();
@@ -132,7 +128,7 @@ describe("the PR's own config relaxing the check", () => {
 
 describe('a rename with a schema change', () => {
   it('is a probable tool-renamed, so the dropped hint is still hint-dropped', async () => {
-    const repo = await repository({ policies: ['claude'], servers: { notes: served() } });
+    const repo = await repository({ policies: ['claude'], servers: { notes: configurable() } });
     await writeFile(join(repo.dir, 'spec.json'), JSON.stringify(withDeleteNoteRenamed(repo.spec)));
     expect((await repo.cli(['update', '--config', 'auditor.yml'])).code).toBe(0);
     const run = await repo.checkAtHead();

@@ -3,25 +3,13 @@
 // the two files, renaming a server's key, or changing a .mcp.json-only project's command must
 // not shed what the base's entry held. The CLI's engine in this process, servers and git in
 // memory; test/e2e/servers-base.test.ts runs the main case (there only).
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { json, notesSpec, SERVERS, type Run } from '../support/cli.js';
+import { json, notesSpec, type Run } from '../support/cli.js';
 import { memoryRepository, type MemoryRepository } from '../support/repo-in-memory.js';
 
+import { configurable, putFiles } from '../support/base-fixtures.js';
+
 const CONFIG = '.github/mcp-annotation-auditor.yml';
-
-/** A server entry that serves the spec in `dir/<file>`. */
-function served(file: string, more: Record<string, unknown> = {}): Record<string, unknown> {
-  return { command: 'node', args: [join(SERVERS, 'configurable.mjs'), file], ...more };
-}
-
-async function put(dir: string, files: Record<string, unknown>): Promise<void> {
-  for (const [path, data] of Object.entries(files)) {
-    await mkdir(join(dir, path, '..'), { recursive: true });
-    await writeFile(join(dir, path), JSON.stringify(data, null, 2));
-  }
-}
 
 /** Records the class list with plain update (the run's own servers), and commits everything. */
 async function recordAndCommit(repo: MemoryRepository): Promise<void> {
@@ -34,7 +22,7 @@ async function recordAndCommit(repo: MemoryRepository): Promise<void> {
 async function repository(files: Record<string, unknown>): Promise<MemoryRepository> {
   const repo = await memoryRepository();
   const spec = await notesSpec();
-  await put(repo.dir, { 'spec.json': spec, ...files });
+  await putFiles(repo.dir, { 'spec.json': spec, ...files });
   await recordAndCommit(repo);
   return repo;
 }
@@ -51,10 +39,12 @@ describe('servers compared with the base as the run takes them', () => {
   it('a .mcp.json-only project whose command no longer lists the delete tool is start-removed', async () => {
     const spec = await notesSpec();
     const lite = { ...spec, tools: spec.tools.filter((t) => t.name !== 'delete_note') };
-    const repo = await repository({ '.mcp.json': { mcpServers: { notes: served('spec.json') } } });
-    await put(repo.dir, {
+    const repo = await repository({
+      '.mcp.json': { mcpServers: { notes: configurable('spec.json') } },
+    });
+    await putFiles(repo.dir, {
       'lite.json': lite,
-      '.mcp.json': { mcpServers: { notes: served('lite.json') } },
+      '.mcp.json': { mcpServers: { notes: configurable('lite.json') } },
     });
     await recordAndCommit(repo);
     const run = await check(repo);
@@ -64,12 +54,12 @@ describe('servers compared with the base as the run takes them', () => {
 
   it('a server under a new key is compared with the base entry it replaces: alwaysAllow added is config-relaxed', async () => {
     const repo = await repository({
-      [CONFIG]: { policies: ['claude'], servers: { notes: served('spec.json') } },
+      [CONFIG]: { policies: ['claude'], servers: { notes: configurable('spec.json') } },
     });
-    await put(repo.dir, {
+    await putFiles(repo.dir, {
       [CONFIG]: {
         policies: ['claude'],
-        servers: { notes_v2: served('spec.json', { alwaysAllow: ['delete_note'] }) },
+        servers: { notes_v2: configurable('spec.json', { alwaysAllow: ['delete_note'] }) },
       },
     });
     await recordAndCommit(repo);
