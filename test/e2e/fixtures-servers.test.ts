@@ -112,6 +112,36 @@ async function firstNotesPage(fixture: string) {
 
 afterEach(killAllFixtures);
 
+describe('raw-notes.mjs', () => {
+  // The oracles' clients start it in place of the example (the benchmark lists it too): it must
+  // list and answer what the example does, with and without --read-only.
+  it.each([[[]], [['--read-only']]])(
+    'with %j lists and answers what the example does',
+    async (args) => {
+      const example = spawnFixture('../../../examples/notes/server.mjs', args);
+      const raw = spawnFixture('raw-notes.mjs', args);
+      const [exampleInit, rawInit] = await Promise.all([example.initialize(), raw.initialize()]);
+      expect(rawInit.serverInfo).toStrictEqual(exampleInit.serverInfo);
+      const [expected, actual] = await Promise.all([listTools(example), listTools(raw)]);
+      expect(actual).toStrictEqual(expected);
+      const calls: [string, Record<string, unknown>][] = [
+        ['list_notes', {}],
+        ['add_note', { title: 'groceries', body: 'milk' }],
+        ['list_notes', {}],
+        ['delete_note', { note_id: 1 }],
+        ['delete_note', { note_id: 1 }],
+      ];
+      for (const [name, args] of calls) {
+        const [want, got] = await Promise.all(
+          [example, raw].map((s) => s.request('tools/call', { name, arguments: args })),
+        );
+        expect(got?.result).toStrictEqual(want?.result);
+        expect(got?.error?.code).toBe(want?.error?.code);
+      }
+    },
+  );
+});
+
 describe('configurable.mjs', () => {
   it('with notes-spec.json lists exactly what the example notes server lists', async () => {
     const example = spawnFixture('../../../examples/notes/server.mjs');

@@ -1,5 +1,5 @@
 // The real Claude Code is the oracle for the settings check: for each settings shape below it
-// tries list_notes, add_note and delete_note of the example server, and what it did (ran, asked,
+// tries list_notes, add_note and delete_note of the notes server (the example's tools, raw-notes.mjs), and what it did (ran, asked,
 // refused) must be what check --settings says it decides. Skipped with SKIP_ORACLES=1.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -326,7 +326,7 @@ const MATRIX: [string, Case][] = [
   ],
 ];
 
-// Three cases at once: each is Claude Code and the example server it starts (check runs in this
+// Three cases at once: each is Claude Code and the notes server it starts (check runs in this
 // process, one case at a time).
 const slot = pooled(3);
 

@@ -1,5 +1,5 @@
 // The real Claude Code, run offline against a local model stand-in (test/support/model-api.ts):
-// one project per case, with the example server in .mcp.json under a given key and the case's
+// one project per case, with the notes server in .mcp.json under a given key and the case's
 // settings files; it tries list_notes, add_note and delete_note, and what it did with each (ran,
 // asked, refused) is read from what came back. A run in which Claude Code never connected the
 // server is retried a bounded number of times, then fails as a harness failure, never as "deny".
@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { EXAMPLE, ROOT, tempDir, type Run } from '../support/cli.js';
+import { NOTES_SERVER, ROOT, tempDir, type Run } from '../support/cli.js';
 import { startModelApi } from '../support/model-api.js';
 import {
   INPUT,
@@ -53,7 +53,7 @@ export interface Project {
   settings: string[];
 }
 
-/** A project with the example server in .mcp.json, the class list, and the case's files. */
+/** A project with the notes server in .mcp.json, the class list, and the case's files. */
 export async function project(c: Case): Promise<Project> {
   const dir = await tempDir();
   const home = await tempDir();
@@ -63,7 +63,7 @@ export async function project(c: Case): Promise<Project> {
   await copyFile(join(ROOT, 'mcp-tool-classes.json'), join(dir, 'mcp-tool-classes.json'));
   await writeFile(
     join(dir, '.mcp.json'),
-    JSON.stringify({ mcpServers: { [key]: { command: process.execPath, args: [EXAMPLE] } } }),
+    JSON.stringify({ mcpServers: { [key]: { command: process.execPath, args: [NOTES_SERVER] } } }),
   );
   await writeFile(
     join(home, '.claude.json'),
@@ -210,7 +210,7 @@ export function observe(p: Project, env: Record<string, string> = {}): Promise<C
 export async function checked(
   p: Project,
 ): Promise<{ run: Run; decisions: Record<string, Observed> }> {
-  const { run, servers } = await predict(p.dir, [{ key: p.key, args: [EXAMPLE] }], p.settings);
+  const { run, servers } = await predict(p.dir, [{ key: p.key, args: [NOTES_SERVER] }], p.settings);
   const predicted = decisions(servers[0], 'claude-code') ?? {};
   return {
     run,

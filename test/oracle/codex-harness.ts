@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { ClientDecision } from '../../src/clients/client.js';
 import { codex } from '../../src/clients/codex/index.js';
 import { tomlString } from '../../src/clients/codex/toml.js';
-import { EXAMPLE, tempDir } from '../support/cli.js';
+import { NOTES_SERVER, tempDir } from '../support/cli.js';
 import { startResponsesApi } from '../support/responses-api.js';
 import { INPUT, TOOLS, installed, jsonLines, retried, runClient, type Call } from './harness.js';
 
@@ -33,8 +33,8 @@ export function codexBinary(): string {
   );
 }
 
-/** A server table for the config: the example server (or `args` given) under `key`, required. */
-export function serverTable(key: string, args: string[] = [EXAMPLE]): string {
+/** A server table for the config: the notes server (or `args` given) under `key`, required. */
+export function serverTable(key: string, args: string[] = [NOTES_SERVER]): string {
   const quoted = /^[A-Za-z0-9_-]+$/.test(key) ? key : tomlString(key);
   return `[mcp_servers.${quoted}]\ncommand = ${tomlString(process.execPath)}\nargs = [${args.map(tomlString).join(', ')}]\n# Codex waits for a required server before the first request.\nrequired = true\n`;
 }
@@ -78,7 +78,7 @@ env_key = "STANDIN_API_KEY"
 [projects.${tomlString(dir)}]
 trust_level = "trusted"
 
-${serverTable('canary', [EXAMPLE, '--read-only'])}default_tools_approval_mode = "approve"
+${serverTable('canary', [NOTES_SERVER, '--read-only'])}default_tools_approval_mode = "approve"
 
 ${extra}`;
 }

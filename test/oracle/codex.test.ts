@@ -32,7 +32,7 @@ const tool = (name: string, approval: string) =>
 interface Row extends CodexCase {
   /** The server key as the committed file and the class list write it (default notes). */
   key?: string;
-  /** The server's arguments to Node (default: the example server). */
+  /** The server's arguments to Node (default: the notes server). */
   args?: string[];
   /** The tools, with their declared hints (default: the notes tools). */
   tools?: ClientTool[];
@@ -166,7 +166,7 @@ const MATRIX: [string, Row][] = [
   ['every hint combination, writes', hintsServer('writes')],
 ];
 
-// Four cases at once: each is Codex and two example servers, a few seconds.
+// Four cases at once: each is Codex and two notes servers, a few seconds.
 const slot = pooled(4);
 
 /** The row's repository, what check predicts there for Codex, and what Codex did there. */

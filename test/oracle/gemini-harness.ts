@@ -1,5 +1,5 @@
 // The real Gemini CLI, run offline against a local Gemini API stand-in (test/support/gemini-api.ts):
-// one project folder per case, with the case's committed files; the example server is configured
+// one project folder per case, with the case's committed files; the notes server is configured
 // in the user's settings under the case's key, beside a "probe" server (the same server,
 // read-only, trust: true) whose tool is offered whenever MCP servers were connected at all. It
 // calls list_notes, add_note and delete_note, and what came back says what Gemini did (ran,
@@ -11,7 +11,7 @@
 // as a harness failure, never as "deny".
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EXAMPLE, tempDir } from '../support/cli.js';
+import { NOTES_SERVER, tempDir } from '../support/cli.js';
 import { startGeminiApi, type GeminiApi } from '../support/gemini-api.js';
 import { runAcp } from './acp.js';
 import {
@@ -26,7 +26,7 @@ import {
   type Observed,
 } from './harness.js';
 
-export const PROBE: AuditedServer = { key: 'probe', args: [EXAMPLE, '--read-only'] };
+export const PROBE: AuditedServer = { key: 'probe', args: [NOTES_SERVER, '--read-only'] };
 
 /** The CLI's entry script, run with this Node. */
 export function geminiScript(): string {
@@ -83,7 +83,10 @@ export async function caseFiles(c: GeminiCase, policy?: string): Promise<CaseFil
 /** A home whose settings configure every case's key and the probe, trusting the cases' folders. */
 async function home(run: GeminiRun, dirs: string[]): Promise<string> {
   const dir = await tempDir();
-  const server = (...args: string[]) => ({ command: process.execPath, args: [EXAMPLE, ...args] });
+  const server = (...args: string[]) => ({
+    command: process.execPath,
+    args: [NOTES_SERVER, ...args],
+  });
   const keys = new Set(run.cases.map((c) => c.key ?? 'notes'));
   await mkdir(join(dir, '.gemini'), { recursive: true });
   await writeFile(
@@ -111,6 +114,8 @@ async function home(run: GeminiRun, dirs: string[]): Promise<string> {
 /** The environment of a Gemini CLI run: the case's home, the stand-in. */
 const environment = (homeDir: string, api: GeminiApi) => ({
   HOME: homeDir,
+  // Without it, each run loads the CLI and then starts it again as a child with a larger heap.
+  GEMINI_CLI_NO_RELAUNCH: 'true',
   GEMINI_API_KEY: 'dummy-for-a-local-stand-in',
   GOOGLE_GEMINI_BASE_URL: api.url,
 });

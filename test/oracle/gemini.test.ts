@@ -1,11 +1,11 @@
 // The real Gemini CLI is the oracle for check's Gemini verdicts: for each committed config below,
 // in a temporary repository, check predicts what Gemini does with list_notes, add_note and
-// delete_note of the example server (tools[].clients.gemini of its JSON report), and the real
+// delete_note of the notes server (tools[].clients.gemini of its JSON report), and the real
 // binary, in the same repository, must do it: interactive (over ACP) and headless (-p). Skipped
 // with SKIP_ORACLES=1.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ClientVerdict } from '../../src/clients/client.js';
-import { EXAMPLE, removeTempDirs } from '../support/cli.js';
+import { NOTES_SERVER, removeTempDirs } from '../support/cli.js';
 import {
   caseFiles,
   observeGemini,
@@ -20,7 +20,7 @@ import { TOOLS, expectPredicted, pooled, predict, writtenRules, type Observed } 
 const skip = process.env.SKIP_ORACLES === '1';
 afterAll(removeTempDirs);
 
-const SERVER = { command: process.execPath, args: [EXAMPLE] };
+const SERVER = { command: process.execPath, args: [NOTES_SERVER] };
 /** The rules file rules --client gemini writes, which the harness passes with --policy. */
 const POLICY = '.gemini/mcp-tool-classes.policy.toml';
 /**
@@ -165,7 +165,7 @@ function observable(v: ClientVerdict | undefined, interactive: boolean): Observe
 
 /** What check predicts in the case's repository, and whether the probe's tool is offered there. */
 async function predicted(c: GeminiCase, folder: CaseFiles, interactive: boolean) {
-  const notes = { key: c.key ?? 'notes', args: [EXAMPLE] };
+  const notes = { key: c.key ?? 'notes', args: [NOTES_SERVER] };
   const { servers } = await predict(folder.dir, [notes, PROBE]);
   const verdicts = servers[0]?.gemini;
   const decisions = Object.fromEntries(

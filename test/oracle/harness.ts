@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import type { ClientDecision, ClientVerdict } from '../../src/clients/client.js';
 import { processGit } from '../../src/git.js';
-import { EXAMPLE, ROOT, runCli, tempDir, type Run } from '../support/cli.js';
+import { NOTES_SERVER, ROOT, runCli, tempDir, type Run } from '../support/cli.js';
 import { runCliInMemory } from '../support/in-memory.js';
 import type { ToolCall } from '../support/model-api.js';
 
@@ -188,7 +188,7 @@ export interface AuditedServer {
   args: string[];
 }
 
-export const NOTES: AuditedServer = { key: 'notes', args: [EXAMPLE] };
+export const NOTES: AuditedServer = { key: 'notes', args: [NOTES_SERVER] };
 
 /** One audited server's predictions: per client id, per tool name, the verdict check reports. */
 export type Prediction = Record<string, Record<string, ClientVerdict>>;

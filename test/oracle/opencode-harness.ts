@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClientDecision } from '../../src/clients/client.js';
 import { startChatApi } from '../support/chat-api.js';
-import { EXAMPLE, tempDir } from '../support/cli.js';
+import { NOTES_SERVER, tempDir } from '../support/cli.js';
 import { runAcp, type AcpResult } from './acp.js';
 import { INPUT, TOOLS, installed, retriedCases, type Call } from './harness.js';
 
@@ -80,7 +80,11 @@ function userConfig(apiUrl: string, servers: string[], markers: string[]): strin
   const mcp = Object.fromEntries(
     servers.map((key, i) => [
       key,
-      { type: 'local', command: [process.execPath, LISTED, markers[i], EXAMPLE], timeout: 120_000 },
+      {
+        type: 'local',
+        command: [process.execPath, LISTED, markers[i], NOTES_SERVER],
+        timeout: 120_000,
+      },
     ]),
   );
   return JSON.stringify({

@@ -14,7 +14,7 @@
 import type { ClientDecision } from '../../src/clients/client.js';
 import { qwen } from '../../src/clients/qwen/index.js';
 import { startChatApi } from '../support/chat-api.js';
-import { EXAMPLE, tempDir } from '../support/cli.js';
+import { NOTES_SERVER, tempDir } from '../support/cli.js';
 import {
   INPUT,
   TOOLS,
@@ -73,12 +73,12 @@ interface Event {
   tools?: string[];
 }
 
-/** The user's settings: the stand-in as the model's provider, and the example servers. */
+/** The user's settings: the stand-in as the model's provider, and the notes servers. */
 export function userSettings(servers: QwenServerEntry[]): string {
   const mcpServers = Object.fromEntries(
     servers.map((s) => [
       s.key,
-      { command: process.execPath, args: [EXAMPLE], ...(s.trust ? { trust: true } : {}) },
+      { command: process.execPath, args: [NOTES_SERVER], ...(s.trust ? { trust: true } : {}) },
     ]),
   );
   return JSON.stringify({ security: { auth: { selectedType: 'openai' } }, mcpServers });

@@ -5,7 +5,7 @@
 // cannot ask, refused by a deny rule) must be that prediction. Skipped with SKIP_ORACLES=1.
 import { afterAll, describe, it } from 'vitest';
 import type { ClientVerdict } from '../../src/clients/client.js';
-import { EXAMPLE, removeTempDirs, tempDir } from '../support/cli.js';
+import { NOTES_SERVER, removeTempDirs, tempDir } from '../support/cli.js';
 import { notesTools } from '../support/client-tools.js';
 import { expectPredicted, pooled, predict, repository, writtenRules } from './harness.js';
 import { notesCalls, observeQwen, type QwenCase } from './qwen-harness.js';
@@ -104,7 +104,7 @@ describe
       const dir = await repository({ '.qwen/settings.json': row.project });
       if (row.rules) await writtenRules(dir, 'qwen', '.qwen/settings.json');
       const [check, seen] = await Promise.all([
-        predict(dir, [{ key, args: [EXAMPLE] }]),
+        predict(dir, [{ key, args: [NOTES_SERVER] }]),
         slot(async () => observeQwen(dir, row, notesCalls(key), await cache)),
       ]);
       expectPredicted(observable(check.servers[0]?.qwen, row), seen, check.run.stdout);

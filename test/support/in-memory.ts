@@ -22,7 +22,7 @@ import { loadNotesSpec, readSpec } from '../fixtures/servers/shared.mjs';
 import { runCli as runCommands } from '../../src/cli/commands.js';
 import { describeError } from '../../src/errors.js';
 import { noWorkflowCommands } from '../../src/escape.js';
-import { EXAMPLE, type Run } from './cli.js';
+import { EXAMPLE, NOTES_SERVER, type Run } from './cli.js';
 import type { Git } from '../../src/git.js';
 import { noRepository } from './memory-git.js';
 
@@ -32,7 +32,8 @@ type Factory = Parameters<typeof serveStdio>[0];
 function serverOf(spawn: SpawnSpec): Factory {
   const [script, specArg] = spawn.args;
   const fixture = script === undefined ? '' : basename(script);
-  if (script === EXAMPLE) {
+  // The example, and raw-notes.mjs that lists and answers what it does (the oracles' server).
+  if (script === EXAMPLE || script === NOTES_SERVER) {
     const rest = spawn.args.slice(1);
     // As the example does: --read-only serves list_notes alone; any other argument has no twin.
     const notes = loadNotesSpec() as { tools: { name: string }[] };
@@ -52,7 +53,7 @@ function serverOf(spawn: SpawnSpec): Factory {
     return ({ era }) => buildSpecServer({ name: spec.name, tools: spec[era] });
   }
   throw new Error(
-    `no in-memory server for ${[spawn.command, ...spawn.args].join(' ')}: the unit layer serves the example server, configurable.mjs and era-spec.mjs; run other fixtures end to end`,
+    `no in-memory server for ${[spawn.command, ...spawn.args].join(' ')}: the unit layer serves the example server, raw-notes.mjs, configurable.mjs and era-spec.mjs; run other fixtures end to end`,
   );
 }
 
