@@ -9,7 +9,7 @@ import {
   type RuleMapping,
 } from '../clients/claude-code/claude-settings.js';
 import type { ClientRulesInput } from '../clients/claude-code/client-rules.js';
-import { repositoryRoot, runnerTempRoot, writeConfined } from '../confined.js';
+import { runnerTempRoot, writeConfined, type WriteRoot } from '../confined.js';
 import { asChecked } from '../clients/claude-code/claude-model.js';
 import { showSettingsAs } from '../clients/claude-code/settings-check.js';
 import type { RuleNotesContext } from '../clients/claude-code/rule-notes.js';
@@ -55,7 +55,8 @@ function writeCommand(inputs: ActionInputs, target: string): string {
 
 /**
  * The mapping, and in check mode the settings files with each rule's file named from the
- * repository's root (`repoPath`), where annotations point. A settings file Claude Code would drop
+ * repository's root (`repoPath`), where annotations point, and the clients' files read below
+ * `root`. A settings file Claude Code would drop
  * is a finding of the check (settings-ignored), as it is in the CLI. Files read by the entry before the server started are taken
  * as read then (see trusted.ts).
  */
@@ -64,6 +65,7 @@ export async function actionClientRules(
   file: ConfigFile | undefined,
   configPath: string,
   repoPath: (path: string) => Promise<string>,
+  root: Promise<WriteRoot>,
 ): Promise<ActionClientRules> {
   const mapping = parseMapping(file?.clientRules, configPath);
   if (inputs.mode !== 'check') return { mapping };
@@ -77,7 +79,7 @@ export async function actionClientRules(
   };
   const check = await clientRulesInput(inputs.claudeSettings, file, configPath, read);
   const clients = await clientsInput(file, configPath, {
-    root: await repositoryRoot(process.env.GITHUB_WORKSPACE ?? process.cwd()),
+    root: await root,
     show: repoPath,
     read: readTrusted,
   });

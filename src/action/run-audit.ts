@@ -1,5 +1,5 @@
 import { relative, resolve, sep } from 'node:path';
-import { repositoryRoot, runnerTempRoot, writeConfined } from '../confined.js';
+import { repositoryRoot, runnerTempRoot, writeConfined, type WriteRoot } from '../confined.js';
 import * as core from '@actions/core';
 import { runAudit, type AuditOptions } from '../audit.js';
 import { actionClientRules, writeRulesOutput, type ActionClientRules } from './client-rules.js';
@@ -248,12 +248,12 @@ async function approvedBy(
 function auditOptions(
   context: ActionContext,
   settings: Settings,
+  root: Promise<WriteRoot>,
 ): { options: AuditOptions; baseRead?: Promise<BaseRead> } {
   const { inputs, pull, base } = context;
   const options: AuditOptions = { mode: inputs.mode, updateCommand: context.updateCommand };
   // The class list update writes stays in the workspace, whatever working-directory leads to.
-  if (inputs.mode === 'update')
-    options.writeRoot = repositoryRoot(context.env.GITHUB_WORKSPACE ?? process.cwd());
+  if (inputs.mode === 'update') options.writeRoot = root;
   const baseRead =
     inputs.mode === 'check' && base && 'sha' in base
       ? readBaseAt(context, settings, base)
@@ -303,11 +303,12 @@ async function actionJustifications(
   context: ActionContext,
   settings: Settings,
   baseRead: Promise<BaseRead> | undefined,
+  root: Promise<WriteRoot>,
 ): Promise<JustificationsInput | undefined> {
   if (context.inputs.mode !== 'check') return undefined;
   const base = context.base;
   return justificationsInput(settings, {
-    root: await repositoryRoot(context.env.GITHUB_WORKSPACE ?? process.cwd()),
+    root: await root,
     read: readTrusted,
     ...(baseRead && base && 'sha' in base ? { base: { read: baseRead, label: base.label } } : {}),
   });
@@ -325,17 +326,22 @@ async function audit(
   // git finds the repository's root while the server boots; only the base read waits for it.
   const repoPath = repoRelative(settings.classList, env);
   repoPath.catch(() => undefined);
-  const { options, baseRead } = auditOptions(context, settings);
+  // The repository's root (where update writes, and the client files and justifications check
+  // reads): asked of git once, beside the root of the class list's path.
+  const root = repositoryRoot(env.GITHUB_WORKSPACE ?? process.cwd());
+  root.catch(() => undefined);
+  const { options, baseRead } = auditOptions(context, settings, root);
   const clientRules = await actionClientRules(
     context.inputs,
     context.config.file,
     context.config.path,
     (path) => repoRelative(path, env),
+    root,
   );
   if (clientRules.check) options.clientRules = clientRules.check;
   if (connect) options.connect = connect;
   if (clientRules.clients) options.clients = clientRules.clients;
-  const justifications = await actionJustifications(context, settings, baseRead);
+  const justifications = await actionJustifications(context, settings, baseRead, root);
   if (justifications) options.justifications = justifications;
   const { report, settled, classList } = await runAudit(settings, options);
   // The JSON report and the job summary are rendered while the servers exit; like everything

@@ -15,7 +15,7 @@ import {
 import { logicalCwd } from '../config/base-reader.js';
 import { withGit, type Git } from '../git.js';
 import { AuditError } from '../errors.js';
-import { repositoryRoot } from '../confined.js';
+import { repositoryRoot, type WriteRoot } from '../confined.js';
 import type { Finding } from '../core/findings.js';
 import { DEFAULT_CONFIG } from '../config/defaults.js';
 import { settingValues } from '../config/options.js';
@@ -148,11 +148,15 @@ async function baseOf(
   });
 }
 
-/** What the audit is asked to do beyond the settings: the mode, the base, the client rules. */
+/**
+ * What the audit is asked to do beyond the settings: the mode, the base, the client rules. `root`
+ * is the repository's root, asked of git once, as the run starts (see runCommand).
+ */
 async function auditOptionsOf(
   line: AuditLine,
   run: { config: ConfigRead; overrides: Overrides; settings: Settings },
   checked: Checked,
+  root: Promise<WriteRoot> | undefined,
 ): Promise<AuditOptions> {
   const { mode, values } = line;
   const options: AuditOptions = {
@@ -162,16 +166,14 @@ async function auditOptionsOf(
   };
   if (values.prune) options.prune = true;
   if (checked.base) options.base = checked.base;
-  if (mode === 'check') {
+  if (mode === 'check' && root) {
     const clientRules = await clientRulesInput(values.settings, run.config.file, run.config.path);
     if (clientRules) options.clientRules = clientRules;
-    const clients = await clientsInput(run.config.file, run.config.path, {
-      root: await repositoryRoot(),
-    });
+    const clients = await clientsInput(run.config.file, run.config.path, { root: await root });
     if (clients) options.clients = clients;
     const ref = values.baseRef;
     const justifications = await justificationsInput(run.settings, {
-      root: await repositoryRoot(),
+      root: await root,
       ...(ref !== undefined ? { base: { read: Promise.resolve(checked), label: ref } } : {}),
     });
     if (justifications) options.justifications = justifications;
@@ -210,9 +212,14 @@ async function runCommand(argv: string[], connect: AuditOptions['connect']): Pro
   checkCombinations(audit);
   const overrides = overridesOf(audit);
   const notes = warningsOf(audit);
+  // check reads the client files and justifications below the repository's root: git is asked
+  // for it once, now, beside the reading of the config (it was asked twice, one after the other,
+  // once the config was read, while a server that answers at once waited).
+  const root = audit.mode === 'check' ? repositoryRoot() : undefined;
+  root?.catch(() => undefined);
   const { config, settings } = await settingsOf(audit, overrides, notes);
   const checked = await baseOf(audit, { config, settings });
-  const options = await auditOptionsOf(audit, { config, overrides, settings }, checked);
+  const options = await auditOptionsOf(audit, { config, overrides, settings }, checked, root);
   const { report, settled } = await runAudit(settings, connect ? { ...options, connect } : options);
   // As the action warns: once the audit has compared (if it failed first, nothing was).
   if (checked.warning) notes.push(`warning: ${checked.warning}`);
