@@ -56,9 +56,9 @@ function writeCommand(inputs: ActionInputs, target: string): string {
 /**
  * The mapping, and in check mode the settings files with each rule's file named from the
  * repository's root (`repoPath`), where annotations point, and the clients' files read below
- * `root`. A settings file Claude Code would drop
- * is a finding of the check (settings-ignored), as it is in the CLI. Files read by the entry before the server started are taken
- * as read then (see trusted.ts).
+ * `root`. A settings file Claude Code would drop is a finding of the check (settings-ignored), as
+ * it is in the CLI. Files read by the entry before the server started are taken as read then (see
+ * trusted.ts).
  */
 export async function actionClientRules(
   inputs: ActionInputs,
