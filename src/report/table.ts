@@ -31,8 +31,11 @@ const GROUP_NAMES = 4;
 export function groupFindings(findings: Finding[]): FindingGroup[] {
   // Each finding's key once, and each group's list built in place: a report of thousands of
   // findings with one message (a policy every tool misses) stays linear.
-  const keys = findings.map((f) =>
-    JSON.stringify([f.rule, f.severity, f.message, f.waived?.reason ?? null, f.approved ?? false]),
+  // The rule, severity and approval are words of a fixed vocabulary; the message's length before
+  // it and the waiver's reason last keep two different findings from ever sharing a key.
+  const keys = findings.map(
+    (f) =>
+      `${f.rule} ${f.severity} ${f.approved === true} ${f.message.length}:${f.message} ${f.waived ? `w${f.waived.reason}` : '-'}`,
   );
   const byKey = new Map<string, string[]>();
   findings.forEach((f, i) => {

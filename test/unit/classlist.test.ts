@@ -65,6 +65,43 @@ describe('toolLines', () => {
     expect([...lines]).toEqual([['mcp__s__a', 3]]);
   });
 
+  it('gives what matching each line from its start gives, on texts made of keys, values and breaks', () => {
+    const byLine = (text: string) => {
+      const out = new Map<string, number>();
+      text.split('\n').forEach((l, i) => {
+        const key = /^[^\S\n]*("mcp__(?:[^"\\\n]|\\.)*")[^\S\n]*:/.exec(l)?.[1];
+        if (key === undefined) return;
+        try {
+          const name = JSON.parse(key) as string;
+          if (!out.has(name)) out.set(name, i + 1);
+        } catch {
+          // Not a JSON string.
+        }
+      });
+      return out;
+    };
+    const parts = [
+      '"mcp__s__a"',
+      '"mcp__s__b\\"c"',
+      '"mcp__',
+      ':',
+      ' ',
+      '\t',
+      '\n',
+      '\r\n',
+      '"x"',
+      '\\',
+      '{',
+      '"mcp__s__a":',
+    ];
+    let seed = 7;
+    const next = () => (seed = (seed * 48_271) % 2_147_483_647);
+    for (let n = 0; n < 2_000; n++) {
+      const text = Array.from({ length: next() % 40 }, () => parts[next() % parts.length]).join('');
+      expect([...toolLines(text)], JSON.stringify(text)).toEqual([...byLine(text)]);
+    }
+  });
+
   it('a list of 10,000 tools round-trips', () => {
     const tools = new Map(
       Array.from({ length: 10_000 }, (_, i) => [`mcp__s__t${i}`, record(`t${i}`)] as const),
