@@ -97,6 +97,8 @@ function userConfig(apiUrl: string, servers: string[], markers: string[]): strin
       },
     },
     model: 'standin/m',
+    // The stand-in alone: opencode sets up each provider it knows for every session's folder.
+    enabled_providers: ['standin'],
     mcp,
   });
 }

@@ -107,6 +107,9 @@ async function attempt(
         OPENAI_BASE_URL: api.url,
         OPENAI_MODEL: 'stand-in',
         QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
+        // Run once, not again as a child with a larger heap: without it each case starts the
+        // whole CLI twice (its launcher's child relaunches itself).
+        QWEN_CODE_NO_RELAUNCH: 'true',
         // The bundle is large: its compiled code is kept between the runs of a test file.
         NODE_COMPILE_CACHE: cache,
       },
