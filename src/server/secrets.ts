@@ -64,14 +64,18 @@ function scrubbed(value: unknown, redact: (text: string) => string, depth = 0): 
     }
     return copy ?? value;
   }
-  // The entries are copied only from the first one that changes: most objects keep every one.
-  const entries = Object.entries(value);
+  // The entries are copied only from the first one that changes: most objects keep every one,
+  // and are read key by key (no list of entries is made for them).
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
   let next: [string, unknown][] | undefined;
-  for (let i = 0; i < entries.length; i++) {
-    const [key, item] = entries[i] as [string, unknown];
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const item = record[key];
     const k = redact(key);
     const v = scrubbed(item, redact, depth + 1);
-    if (next === undefined && (k !== key || v !== item)) next = entries.slice(0, i);
+    if (next === undefined && (k !== key || v !== item))
+      next = keys.slice(0, i).map((kept) => [kept, record[kept]]);
     next?.push([k, v]);
   }
   return next ? Object.fromEntries(next) : value;

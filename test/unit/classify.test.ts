@@ -160,6 +160,31 @@ describe('hashSchema', () => {
     expect(hashSchema(schema)).toBe(expected);
   });
 
+  it('orders keys as Array#sort does, for short and long key lists alike', () => {
+    const reference = (value: unknown): string => {
+      if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+      if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record).sort();
+      return `{${keys.map((k) => `${JSON.stringify(k)}:${reference(record[k])}`).join(',')}}`;
+    };
+    const alphabet = ['a', 'B', 'é', '10', '9', '_', 'ü', '\u{1f600}', 'z', ' '];
+    let seed = 11;
+    const next = () => (seed = (seed * 48_271) % 2_147_483_647);
+    for (const size of [2, 5, 31, 32, 33, 100]) {
+      for (let n = 0; n < 50; n++) {
+        const record: Record<string, unknown> = {};
+        for (let i = 0; i < size; i++) {
+          const key = Array.from({ length: 1 + (next() % 3) }, () => alphabet[next() % 10]).join(
+            '',
+          );
+          record[key] = i % 4 ? i : { [key]: [i], a: 1 };
+        }
+        expect(canonicalJson(record)).toBe(reference(record));
+      }
+    }
+  });
+
   it('writes keys in code-unit order, drops undefined members, keeps array order', () => {
     expect(canonicalJson({ b: 1, a: [2, 1], c: undefined, '10': 0, '9': 0 })).toBe(
       '{"10":0,"9":0,"a":[2,1],"b":1}',

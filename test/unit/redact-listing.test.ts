@@ -62,4 +62,14 @@ describe('redactListing at scale', () => {
     });
     expect(out.stdoutNoise.every((line) => line === `echo ${REDACTED}`)).toBe(true);
   });
+
+  it('an object whose middle key holds a secret keeps every key in its place, and the others as they were', () => {
+    const kept = { deep: [1] };
+    const raw = { a: kept, [`k ${SECRET}`]: 2, z: { y: SECRET }, last: 'plain' };
+    const [out] = redactListing(listing([raw]), SECRETS).rawTools as Record<string, unknown>[];
+    expect(Object.keys(out ?? {})).toEqual(['a', `k ${REDACTED}`, 'z', 'last']);
+    expect(out?.a).toBe(kept);
+    expect(out?.z).toEqual({ y: REDACTED });
+    expect(out?.last).toBe('plain');
+  });
 });
