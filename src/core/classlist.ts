@@ -246,39 +246,36 @@ export const wellFormed = { record: isWellFormedRecord, file: isWellFormedFile, 
  */
 const LINE_KEY = /[^\S\n]*("mcp__(?:[^"\\\n]|\\.)*")[^\S\n]*:/y;
 
-/** Blank but a line break: the characters LINE_KEY lets stand before a key on its line. */
-const INDENT = /^[^\S\n]*$/;
-
 /**
  * The line of every tool's key in the file, in one pass: annotations and error messages point at
  * these lines, and looking each one up in the text would make a large list quadratic. Only the
- * lines where `"mcp__` occurs are matched (a class list of 10,000 tools has 200,000 lines, one in
- * twenty a key); the line breaks before each are counted, not matched.
+ * lines where `"mcp__` occurs are matched, each once from its start (a class list of 10,000 tools
+ * has some 200,000 lines, one in twenty a key), and every other character is looked at by a
+ * search that never goes back: each line break is found once, and a line once matched is left
+ * for the next, however many times `"mcp__` occurs on it (a class list the PR wrote on one line).
  */
 export function toolLines(text: string): Map<string, number> {
   const lines = new Map<string, number>();
   let line = 1;
-  let counted = 0;
-  for (let at = text.indexOf('"mcp__'); at >= 0; at = text.indexOf('"mcp__', at + 1)) {
-    for (
-      let nl = text.indexOf('\n', counted);
-      nl >= 0 && nl < at;
-      nl = text.indexOf('\n', nl + 1)
-    ) {
+  let lineStart = 0;
+  let lineEnd = text.indexOf('\n');
+  for (let at = text.indexOf('"mcp__'); at >= 0;) {
+    while (lineEnd >= 0 && lineEnd < at) {
       line++;
-      counted = nl + 1;
+      lineStart = lineEnd + 1;
+      lineEnd = text.indexOf('\n', lineStart);
     }
-    // A key only where nothing but white space stands before it on its line.
-    if (!INDENT.test(text.slice(counted, at))) continue;
-    LINE_KEY.lastIndex = counted;
+    LINE_KEY.lastIndex = lineStart;
     const key = LINE_KEY.exec(text)?.[1];
-    if (key === undefined) continue;
-    try {
-      const name = JSON.parse(key) as string;
-      if (!lines.has(name)) lines.set(name, line);
-    } catch {
-      // Not a JSON string after all: no line for it.
-    }
+    if (key !== undefined)
+      try {
+        const name = JSON.parse(key) as string;
+        if (!lines.has(name)) lines.set(name, line);
+      } catch {
+        // Not a JSON string after all: no line for it.
+      }
+    if (lineEnd < 0) break;
+    at = text.indexOf('"mcp__', lineEnd + 1);
   }
   return lines;
 }

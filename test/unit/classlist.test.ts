@@ -102,6 +102,16 @@ describe('toolLines', () => {
     }
   });
 
+  it('stays linear on a list the PR wrote on one line, behind a long indent, with a key on every few bytes', () => {
+    // A search that went back to the line's start for each "mcp__ would look at the 2 MB indent
+    // 20,000 times (40 billion characters, minutes); a linear one finishes at once. The test's
+    // timeout is the hang guard; nothing here reads a clock.
+    const indent = ' '.repeat(2_000_000);
+    const keys = Array.from({ length: 20_000 }, (_, i) => `"mcp__s__t${i}": 1`).join(', ');
+    expect([...toolLines(`${indent}{${keys}}`)]).toEqual([]);
+    expect([...toolLines(`\n${indent}${keys}\n`)]).toEqual([['mcp__s__t0', 2]]);
+  });
+
   it('a list of 10,000 tools round-trips', () => {
     const tools = new Map(
       Array.from({ length: 10_000 }, (_, i) => [`mcp__s__t${i}`, record(`t${i}`)] as const),
