@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, classifyTool, hashSchema, titleOf } from '../../src/core/classify.js';
 import { parseTool, parseWithZod, type ListedTool } from '../../src/core/tools.js';
 import { variants } from '../support/variants.js';
+import { seeded } from '../support/seeded.js';
 
 const tool = (
   annotations?: ListedTool['annotations'],
@@ -169,8 +170,7 @@ describe('hashSchema', () => {
       return `{${keys.map((k) => `${JSON.stringify(k)}:${reference(record[k])}`).join(',')}}`;
     };
     const alphabet = ['a', 'B', 'é', '10', '9', '_', 'ü', '\u{1f600}', 'z', ' '];
-    let seed = 11;
-    const next = () => (seed = (seed * 48_271) % 2_147_483_647);
+    const next = seeded(11);
     for (const size of [2, 5, 31, 32, 33, 100]) {
       for (let n = 0; n < 50; n++) {
         const record: Record<string, unknown> = {};

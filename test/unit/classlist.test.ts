@@ -25,6 +25,7 @@ import { readClassList } from '../../src/files.js';
 import { describeError } from '../../src/errors.js';
 import { tempDir } from '../support/cli.js';
 import { variants } from '../support/variants.js';
+import { seeded } from '../support/seeded.js';
 
 // parseClassList says where a broken file breaks with jsonc-parser, which readClassList loads.
 await loadJsonText();
@@ -94,8 +95,7 @@ describe('toolLines', () => {
       '{',
       '"mcp__s__a":',
     ];
-    let seed = 7;
-    const next = () => (seed = (seed * 48_271) % 2_147_483_647);
+    const next = seeded(7);
     for (let n = 0; n < 2_000; n++) {
       const text = Array.from({ length: next() % 40 }, () => parts[next() % parts.length]).join('');
       expect([...toolLines(text)], JSON.stringify(text)).toEqual([...byLine(text)]);
