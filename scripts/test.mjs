@@ -15,7 +15,7 @@ const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, impo
 /**
  * The checks besides vitest: each the same command as its npm script. Each keeps what it learnt
  * in node_modules/.cache, so a second run checks again only what changed (a fresh clone, as CI
- * is, starts with none: eslint's type-aware rules over every file are about 35 s of CPU).
+ * is, starts with none: eslint's type-aware rules over every file are about 30 s of CPU).
  */
 const CHECKS = [
   ['lint (eslint)', bin('eslint'), ['--max-warnings', '0', ...ESLINT_CACHE, '.']],
