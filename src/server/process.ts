@@ -318,6 +318,18 @@ export class ServerProcess {
   }
 
   /**
+   * End of input for the server, at once: `end()` closes the pipe only once this process next
+   * waits, and the audit goes on with the listing first, so the server would wait for it.
+   * Nothing is left to send once a listing is done; what is still queued (a server that stopped
+   * reading) is written first, by `end()`.
+   */
+  private endStdin(): void {
+    const { stdin } = this.child;
+    if (stdin.writableLength === 0) stdin.destroy();
+    else stdin.end();
+  }
+
+  /**
    * Ends the server: close stdin (the stdio binding's polite request), then SIGTERM, then SIGKILL,
    * each bounded; finally the rest of its process group and its descendants. Resolves once the
    * process is gone.
@@ -326,7 +338,7 @@ export class ServerProcess {
     if (this.child.pid !== undefined) {
       // Read while the server runs: once it exits, its children are reparented out of reach.
       this.collectDescendants();
-      this.child.stdin.end();
+      this.endStdin();
       if (!this.hasExited && !(await settlesWithin(this.exited, 100))) {
         this.collectDescendants();
         this.killGroup('SIGTERM');
