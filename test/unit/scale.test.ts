@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // coverage counts every block each time it runs, the same on any machine at any load), and the
 // heap it keeps is weighed. A linear audit does 4 times the work at 4N (a sort, 4.8 times); a
 // quadratic step, 16 times (a loop in JavaScript, or a callback a built-in calls for each pair;
-// the loop inside a built-in such as includes is one count per call). N is small: the ratio tells linear from quadratic at a few thousand
-// tools as surely as at 100,000, which took minutes on a busy machine (200,000 raw tools each
-// validated, classified, checked by every policy, and the heap collected around all of it).
+// the loop inside a built-in such as includes is one count per call). N is small: the ratio
+// tells linear from quadratic at a few thousand tools as surely as at 100,000, which took
+// minutes on a busy machine (200,000 raw tools each validated, classified, checked by every
+// policy, and the heap collected around all of it).
 const N = 1_000;
 const VERBS = ['get', 'update', 'delete', 'run'];
 
