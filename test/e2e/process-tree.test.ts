@@ -3,11 +3,13 @@
 // source modules against real processes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, listTools } from '../../src/server/listing.js';
 import {
   serverEnvironment,
   ServerProcess,
+  stopInBackground,
   stopsSettled,
   type SpawnSpec,
 } from '../../src/server/process.js';
@@ -18,7 +20,7 @@ import {
   scanChildren,
   threadChildren,
 } from '../../src/server/tree.js';
-import { EXAMPLE, runCli } from '../support/cli.js';
+import { EXAMPLE, runCli, tempDir } from '../support/cli.js';
 import { expectCouldNotAudit, expectNoneLeft, reportedPids, watched } from '../support/pids.js';
 import { isAlive, LEGACY_INITIALIZE, waitUntilGone } from '../support/spawn-fixture.js';
 
@@ -185,6 +187,23 @@ describe('a server without children', () => {
     await server.stop();
     expect(server.describeExit()).toBe('exited with code 0');
     expect(server.descendants.seen.size).toBe(0);
+    expect(isAlive(server.pid ?? 0)).toBe(false);
+  });
+
+  it('gets the end of its input while the audit is still busy: the pipe closes at the stop', async () => {
+    // A server that writes a file when its input ends. Once stopped in the background, the audit
+    // goes on without waiting (here, a loop that never yields to the event loop): the server must
+    // see the end of its input meanwhile, not when the audit next waits.
+    const marker = join(await tempDir(), 'stdin-ended');
+    const script = `process.stdin.on('end', () => require('node:fs').writeFileSync(${JSON.stringify(marker)}, '')).resume(); process.stdout.write('ready\\n');`;
+    const server = new ServerProcess(spec([process.execPath, '-e', script]));
+    await new Promise((resolve) => server.child.stdout.once('data', resolve));
+    stopInBackground(server);
+    let seen = false;
+    // A hang guard only, counted in checks, never in time: the server needs a few ms of CPU.
+    for (let check = 0; check < 5_000_000 && !seen; check++) seen = existsSync(marker);
+    await stopsSettled();
+    expect(seen).toBe(true);
     expect(isAlive(server.pid ?? 0)).toBe(false);
   });
 });
