@@ -11,7 +11,8 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The fresh build of src/ made for this test run (test/support/build.ts), else dist/. */
 export const DIST = process.env.AUDITOR_DIST ?? join(ROOT, 'dist');
 export const CLI = join(DIST, 'cli.js');
-export const SERVERS = join(ROOT, 'test/fixtures/servers');
+/** The fixture servers: bundled for this test run (test/support/build.ts), else their sources. */
+export const SERVERS = process.env.AUDITOR_SERVERS ?? join(ROOT, 'test/fixtures/servers');
 export const EXAMPLE = join(ROOT, 'examples/notes/server.mjs');
 /**
  * The example's tools and answers from a raw JSON-RPC responder (no SDK: about 0.03 s of CPU a
