@@ -103,6 +103,18 @@ function userConfig(apiUrl: string, servers: string[], markers: string[]): strin
   });
 }
 
+/**
+ * opencode installs its plugin package (@opencode-ai/plugin) with npm into every config folder it
+ * reads, in the background, unless the folder has a node_modules and a package-lock.json that
+ * already lists it: some 5 s of CPU, and the registry, for each process in a fresh home. No case
+ * loads a plugin, so the folder says it has it.
+ */
+async function skipPluginInstall(dir: string): Promise<void> {
+  await mkdir(join(dir, 'node_modules'), { recursive: true });
+  const lock = { packages: { '': { dependencies: { '@opencode-ai/plugin': '*' } } } };
+  await writeFile(join(dir, 'package-lock.json'), JSON.stringify(lock));
+}
+
 let nextId = 0;
 
 /** One opencode process for cases with the same servers; undefined for a case not ready. */
@@ -113,6 +125,7 @@ async function runGroup(servers: string[], cases: { dir: string; c: OpencodeCase
     const markers = servers.map((_, i) => `${join(home, `listed-${i}`)}/`);
     for (const m of markers) await mkdir(m, { recursive: true });
     await mkdir(join(home, '.config/opencode'), { recursive: true });
+    await skipPluginInstall(join(home, '.config/opencode'));
     await writeFile(
       join(home, '.config/opencode/opencode.json'),
       userConfig(api.url, servers, markers),
