@@ -3,13 +3,10 @@
 // independently of the code that will consume it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { SERVERS } from './cli.js';
 
-/** The fixture servers, with a trailing slash: as SERVERS in cli.ts, bundled for a test run. */
-export const SERVERS_DIR =
-  process.env.AUDITOR_SERVERS !== undefined
-    ? `${process.env.AUDITOR_SERVERS}/`
-    : fileURLToPath(new URL('../fixtures/servers/', import.meta.url));
+/** The fixture servers (SERVERS: bundled for a test run), with a trailing slash. */
+export const SERVERS_DIR = `${SERVERS}/`;
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 export const LEGACY_PROTOCOL_VERSION = '2025-06-18';
 
