@@ -179,7 +179,14 @@ export interface EntryAdditions {
 /** How one server entry is read: the file it is in, the run's era, what the run adds to it. */
 export interface EntryContext {
   file: string;
+  /** The era of an entry that names none: the file's protocolEra, else legacy. */
   era: EraSetting;
+  /**
+   * The era the command line or the action's input gives, which every entry takes whatever its
+   * own protocolEra says: flags override the file, and the file may be the PR's, which must not
+   * narrow what the workflow asked to audit.
+   */
+  flagEra?: EraSetting | undefined;
   add: EntryAdditions;
 }
 
@@ -318,7 +325,7 @@ export function serverFromConfig(
 ): ServerSettings {
   const { file } = context;
   checkServerKeys(key, entry, file);
-  const era = entry.protocolEra ?? context.era;
+  const era = context.flagEra ?? entry.protocolEra ?? context.era;
   const where = `Server "${key}"`;
   // The class list's mcp__<server>__<tool> prefix takes the name as the client would.
   const written = context.add.name ?? key;

@@ -215,6 +215,7 @@ function configuredServers(
   const context: EntryContext = {
     file: filePath,
     era,
+    flagEra: flags.era,
     add: {
       headers: parseHeaders(flags.headers ?? []),
       env: serverEnvironment(parseEnvEntries(flags.env ?? []), process.env, false),

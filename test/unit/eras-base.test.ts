@@ -97,3 +97,58 @@ describe('the union of two eras, in-process', () => {
     expect([merged?.class, merged?.reach]).toEqual(['edit', 'open']);
   });
 });
+
+describe('the era the workflow gives is every server’s: the PR’s config cannot narrow it', () => {
+  /** A base audited in both eras by the command line, its config naming no era. */
+  async function flaggedRepository(configName: string) {
+    const repo = await memoryRepository();
+    const spec = await notesSpec();
+    await serveEras(repo.dir, spec, spec);
+    const { servers } = eraConfig() as { servers: { notes: Record<string, unknown> } };
+    const entry = { ...servers.notes };
+    delete entry.protocolEra;
+    const write = (more: Record<string, unknown>) =>
+      writeConfig(
+        repo.dir,
+        configName === '.mcp.json'
+          ? { mcpServers: { notes: { ...entry, ...more } } }
+          : { policies: ['claude'], servers: { notes: { ...entry, ...more } } },
+        configName,
+      );
+    await write({});
+    const config = configName === '.mcp.json' ? [] : ['--config', configName];
+    const update = await repo.cli(['update', ...config, '--protocol-era', 'both']);
+    expect(update.code, update.stderr).toBe(0);
+    await repo.git.commitWorkingTree();
+    // The PR: destructiveHint gone for modern clients only, and its entry says legacy.
+    await serveEras(
+      repo.dir,
+      spec,
+      withAnnotations(spec, 'delete_note', { destructiveHint: undefined }),
+    );
+    await write({ protocolEra: 'legacy' });
+    return repo.cli([
+      'check',
+      '--format',
+      'json',
+      ...config,
+      '--policy',
+      'claude',
+      '--protocol-era',
+      'both',
+      '--base-ref',
+      'HEAD',
+    ]);
+  }
+
+  it.each(['auditor.yml', '.mcp.json'])(
+    'protocolEra: legacy on the server in %s: both eras are still listed, and the hint is dropped',
+    async (configName) => {
+      const run = await flaggedRepository(configName);
+      expect(run.code, run.stdout).toBe(1);
+      const { servers } = JSON.parse(run.stdout) as { servers: { era: string }[] };
+      expect(servers.map((s) => s.era)).toEqual(['both']);
+      expect(rules(run, 'error')).toContain('hint-dropped:delete_note');
+    },
+  );
+});
