@@ -98,7 +98,7 @@ describe('the union of two eras, in-process', () => {
   });
 });
 
-describe('the era the workflow gives is every server’s: the PR’s config cannot narrow it', () => {
+describe("the era the workflow gives applies to every server: the PR's config cannot narrow it", () => {
   /** A base audited in both eras by the command line, its config naming no era. */
   async function flaggedRepository(configName: string) {
     const repo = await memoryRepository();
