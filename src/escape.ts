@@ -133,12 +133,27 @@ export function codeSpanSafe(text: string, max = 100): string {
 }
 
 /**
- * Text for a log a runner reads: a line that starts with `::` (after spaces) is a workflow command
- * to GitHub's runner when the CLI runs in a `run:` step, so its first colon is written `\u003a`.
- * None of our own lines starts so; a tool name or a server's stderr line may.
+ * A line's start as GitHub's runner finds a command there: after the white space it trims (.NET's,
+ * which is Unicode's: U+0085 and U+00A0 too), and after any line break it splits on (`\r` alone
+ * included; a break JavaScript has and the runner has not only escapes a little more).
+ */
+const COMMAND_AT_LINE_START = /^([^\P{White_Space}\r\n]*):(?=:)/gmu;
+/** The runner's older command form, `##[name]data`, which it finds anywhere in a line. */
+const OLD_COMMAND = /##\[/g;
+
+/**
+ * Text for a log a runner reads (the CLI's output in a `run:` step, the action's own log lines):
+ * it carries no workflow command. A runner takes a line as one when it starts with `::` (after
+ * white space), and also when `##[` and a command name appear anywhere in it: the first colon of
+ * such a `::` is written `\u003a`, and the second `#` of every `##[` is written `\u0023`. None of
+ * our own lines holds either; a tool name, a server's stderr line or a report file's text may.
  */
 export function noWorkflowCommands(text: string): string {
-  // A command needs `::`: a text without one (a JSON report, most others) is not searched line
-  // by line (some 60 ms of CPU for a JSON report of 10,000 tools).
-  return text.includes('::') ? text.replace(/^([^\S\r\n]*):(?=:)/gm, '$1\\u003a') : text;
+  // A command needs `::` or `##[`: a text with neither (a JSON report, most others) is not
+  // searched line by line (some 60 ms of CPU for a JSON report of 10,000 tools).
+  const colons = text.includes('::');
+  const hashes = text.includes('##[');
+  if (!colons && !hashes) return text;
+  const lines = colons ? text.replace(COMMAND_AT_LINE_START, '$1\\u003a') : text;
+  return hashes ? lines.replace(OLD_COMMAND, '#\\u0023[') : lines;
 }

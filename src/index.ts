@@ -25,9 +25,13 @@ async function main(): Promise<void> {
 // run() reports every failure of the audit itself; what is left is the runner's own files failing
 // under it (an output or summary file that cannot be written). Said in one line, not a stack.
 void main()
-  .catch((error: unknown) => {
+  .catch(async (error: unknown) => {
+    // Loaded here only: the entry stays small (see action/early.ts).
+    const { noWorkflowCommands } = await import('./escape.js');
     process.stderr.write(
-      `mcp-annotation-auditor: the action could not write its results: ${getErrorMessage(error)}\n`,
+      noWorkflowCommands(
+        `mcp-annotation-auditor: the action could not write its results: ${getErrorMessage(error)}\n`,
+      ),
     );
     process.exitCode = 1;
   })

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import * as core from '@actions/core';
+import { logLine } from './log.js';
 import { DEFAULT_CLASS_LIST } from '../config/defaults.js';
 import { NULL_SHA } from '../config/base-reader.js';
 import { readRunConfig, type ConfigRead } from '../config/plan.js';
@@ -151,7 +152,7 @@ async function readConfig(inputs: ActionInputs): Promise<ConfigRead> {
     required: inputs.configRequired,
     direct: Boolean(inputs.overrides.command?.length || inputs.overrides.url),
   });
-  if (config.note) core.info(`${config.note[0]?.toUpperCase()}${config.note.slice(1)}.`);
+  if (config.note) logLine(`${config.note[0]?.toUpperCase()}${config.note.slice(1)}.`);
   return config;
 }
 

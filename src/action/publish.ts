@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import * as core from '@actions/core';
+import { logLine } from './log.js';
 import { allFindings, keyedFindings, reportCounts, type Report } from '../report/report.js';
 import type { Waiver } from '../config/settings.js';
 import { waiverLines } from '../config/file.js';
@@ -211,7 +212,7 @@ function writeResults(audited: Audited): string {
   core.setOutput('tool-count', counts.tools);
   core.setOutput('report', reportPath);
   const verdict = verdictLine(report);
-  core.info(verdict);
+  logLine(verdict);
   return verdict;
 }
 

@@ -208,8 +208,8 @@ export function verdictLine(report: Report): string {
         : []),
     ].join('; ');
     return report.classListWritten
-      ? `UPDATED: ${report.classList} (${held}). Review the diff and commit it.`
-      : `UNCHANGED: ${report.classList} (${held}). Nothing changed, so there is nothing to commit.`;
+      ? `UPDATED: ${listShown(report)} (${held}). Review the diff and commit it.`
+      : `UNCHANGED: ${listShown(report)} (${held}). Nothing changed, so there is nothing to commit.`;
   }
   const counted = `${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}, ${plural(c.notice, 'notice')}${c.waived ? `, ${c.waived} waived` : ''}`;
   if (report.mode === 'list')
@@ -218,11 +218,16 @@ export function verdictLine(report: Report): string {
   return `${verdict} ${nextStep(report)}`;
 }
 
+/** The class list's path as printed: from a config file or a report file, so made inert. */
+function listShown(report: Report): string {
+  return terminalSafe(report.classList, 200);
+}
+
 /** What to do after this check: the verdict line's last sentence. */
 function nextStep(report: Report): string {
   const update = report.updateCommand ? `\`${report.updateCommand}\`` : 'update';
   if (report.firstRun)
-    return `Next: run ${update}, review ${report.classList} and commit it${allFindings(report).some((f) => !RULES[f.rule].drift && !f.waived && meetsThreshold(f.severity, report.failOn)) ? '; then fix or waive the other findings' : ''}.`;
+    return `Next: run ${update}, review ${listShown(report)} and commit it${allFindings(report).some((f) => !RULES[f.rule].drift && !f.waived && meetsThreshold(f.severity, report.failOn)) ? '; then fix or waive the other findings' : ''}.`;
   if (report.result === 'passed') return 'Nothing to do.';
   const drops = report.servers.flatMap((s) => requiredDrops(s.findings, s.changes));
   if (drops.length) {
@@ -247,10 +252,10 @@ export function runThis(command: string | undefined): string {
 /** Said once, first, when check runs with no class list yet: how to start one. */
 function firstRunText(report: Report): string {
   return [
-    `No class list yet: ${report.classList} does not exist. To start one:`,
+    `No class list yet: ${listShown(report)} does not exist. To start one:`,
     `  1. ${runThis(report.updateCommand)}:`,
     `       ${report.updateCommand ?? `${NPX_COMMAND} update`}`,
-    `  2. Review ${report.classList}: each tool's class (read, edit or delete) is what reviewers accept.`,
+    `  2. Review ${listShown(report)}: each tool's class (read, edit or delete) is what reviewers accept.`,
     `  3. Commit it. From then on, check compares the live server with it on every change.`,
     `The policy findings below are about the annotations themselves.`,
     '',

@@ -397,6 +397,35 @@ describe('the action, run in process', () => {
       expect(body).toContain('`hint-dropped`');
     });
 
+    it("a report file's texts reach the trusted job's log with no workflow command in them", async () => {
+      const { report } = await prRun(relaxAddNote(spec), true);
+      const forged = JSON.parse(await readFile(report, 'utf8')) as Record<string, unknown>;
+      // A first run prints the class list's path in its verdict line, as the log's last line.
+      forged.firstRun = true;
+      forged.classList = [
+        'x.json',
+        '::warning title=INJECTED::from the artifact',
+        '\u0085::stop-commands::t0k',
+        'a ##[add-mask]FAILED',
+        '\r::set-output name=result::passed',
+      ].join('\n');
+      await writeFile(report, JSON.stringify(forged));
+      const job = await commentJob(report);
+      expect(job.stdout).toContain('x.json');
+      // Each line as GitHub's runner reads it: `::name` after the white space it trims, or
+      // `##[name]` anywhere; only the action's own commands are there.
+      const commands = job.stdout.split(/\r\n|\r|\n/).flatMap((line) => {
+        const v2 = /^::([\w-]+)/.exec(line.replace(/^\p{White_Space}+/u, ''));
+        const v1 = /##\[([\w-]+)/.exec(line);
+        return [v2?.[1], v1?.[1]].filter((c) => c !== undefined);
+      });
+      expect(
+        commands.filter((c) => !['add-mask', 'warning', 'notice', 'error'].includes(c)),
+      ).toEqual([]);
+      expect(job.stdout).not.toMatch(/^\p{White_Space}*::warning title=INJECTED/mu);
+      expect(job.stdout).not.toContain('##[add-mask]FAILED');
+    });
+
     it("escapes the report's texts in the job summary too: a server name renders no HTML and mentions no one", async () => {
       const { report } = await prRun(relaxAddNote(spec), true);
       const hostile = '<img src=x onerror=alert(1)> @octo-org/security';

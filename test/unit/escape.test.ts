@@ -129,6 +129,22 @@ describe('noWorkflowCommands', () => {
   it('leaves a text without :: as it is', () => {
     expect(noWorkflowCommands(':one\n  :two\n{"a": ":"}\n')).toBe(':one\n  :two\n{"a": ":"}\n');
   });
+  it('after any white space the runner trims (U+0085, U+00A0) and after a lone \\r', () => {
+    expect(noWorkflowCommands('\u0085::a::x\n\u00a0\t::b::y\nok\r::c::z')).toBe(
+      '\u0085\\u003a:a::x\n\u00a0\t\\u003a:b::y\nok\r\\u003a:c::z',
+    );
+  });
+  it('the older ##[name] form, which the runner finds anywhere in a line', () => {
+    expect(noWorkflowCommands('a ##[add-mask]x ###[error]y\n##[stop-commands]t')).toBe(
+      'a #\\u0023[add-mask]x ##\\u0023[error]y\n#\\u0023[stop-commands]t',
+    );
+  });
+  it('JSON stays the same JSON: its strings read back as they were', () => {
+    const value = { name: '##[error]x', title: 'a\n::warning::b' };
+    const text = JSON.stringify(value, null, 2);
+    expect(noWorkflowCommands(text)).not.toContain('##[');
+    expect(JSON.parse(noWorkflowCommands(text))).toEqual(value);
+  });
 });
 
 describe('linesSafe', () => {
