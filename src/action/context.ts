@@ -126,7 +126,9 @@ function updateCommandFor(inputs: ActionInputs): string {
 
 /**
  * The pull request: the event's, unless pr-number names another, which is read through the API
- * (a report-file job takes its PR from the event, checked later; it reads no base).
+ * (a report-file job takes its PR from the event, checked later; it reads no base). A PR that
+ * pr-number names and that cannot be read fails the run: its base commit is what the check
+ * compares with, and comparing with HEAD alone would pass a dropped hint.
  */
 async function readPull(
   inputs: ActionInputs,
@@ -134,14 +136,22 @@ async function readPull(
   repo: RepoRef | undefined,
   fromEvent: PullRequestInfo | undefined,
 ): Promise<PullRequestInfo | undefined> {
-  if (inputs.reportFile || inputs.prNumber === undefined || fromEvent?.number === inputs.prNumber)
+  const { prNumber } = inputs;
+  if (inputs.reportFile || prNumber === undefined || fromEvent?.number === prNumber)
     return fromEvent;
-  if (!client || !repo) return undefined;
-  return client.getPull(repo, inputs.prNumber).catch((error: unknown) => {
-    core.warning(
-      `Could not read PR #${inputs.prNumber}: ${getErrorMessage(error)}. Comparing with the class list at HEAD only.`,
+  const named = `Input "pr-number" names PR #${prNumber}`;
+  const unchecked =
+    'without its base commit, what the PR does to the reviewed tools (a dropped hint, say) cannot be checked';
+  if (!client || !repo)
+    throw new AuditError(
+      `${named}, but ${client ? 'GITHUB_REPOSITORY is not set' : 'there is no github-token'} to read it with: ${unchecked}.`,
+      "Give the github-token input (with pull-requests: read), or leave pr-number out on the pull request's own events.",
     );
-    return undefined;
+  return client.getPull(repo, prNumber).catch((error: unknown) => {
+    throw new AuditError(
+      `${named}, which could not be read (${terminalSafe(getErrorMessage(error), 300)}): ${unchecked}.`,
+      'Check that the PR is in this repository and that the token may read it (pull-requests: read), then run the job again.',
+    );
   });
 }
 

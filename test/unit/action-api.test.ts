@@ -80,6 +80,35 @@ describe('the action when the GitHub API is slow or fails', () => {
     expect(unread.summary).toContain('the audit could not run');
   });
 
+  it('a PR that pr-number names and that cannot be read fails the audit, with no token too', async () => {
+    const { dir, head: dropped } = await prWorkspace(api, {
+      base: spec,
+      head: dropDestructive(spec),
+    });
+    // A job of another event (workflow_dispatch) told the PR by number; the API does not know #9.
+    const options = { eventName: 'workflow_dispatch', event: {} };
+    const inputs = { command: quote(dropped), policies: 'claude', 'pr-number': '9' };
+    const unknown = await runIn(api, dir, inputs, options);
+    expect(unknown.code, unknown.stdout).toBe(1);
+    expect(unknown.outputs.result).toBe('error');
+    expect(unknown.stdout).toMatch(
+      /::error::Input "pr-number" names PR #9, which could not be read \(.*\): without its base commit/,
+    );
+    const tokenless = await runIn(api, dir, inputs, {
+      ...options,
+      env: { 'INPUT_GITHUB-TOKEN': '' },
+    });
+    expect(tokenless.code, tokenless.stdout).toBe(1);
+    expect(tokenless.outputs.result).toBe('error');
+    expect(tokenless.stdout).toContain(
+      '::error::Input "pr-number" names PR #9, but there is no github-token to read it with',
+    );
+    // The PR the API knows: its base is read, and the dropped hint is caught.
+    const known = await runIn(api, dir, { ...inputs, 'pr-number': '1' }, options);
+    expect(known.code, known.stdout).toBe(1);
+    expect(known.summary).toContain('hint-dropped');
+  });
+
   it('a base read still on its way when the audit fails says nothing about comparing', async () => {
     const { dir } = await prWorkspace(api, { base: spec });
     const held = api.hold(/\/contents\//);
