@@ -155,6 +155,25 @@ async function readPull(
   });
 }
 
+/**
+ * A pull request's own event (pull_request, pull_request_target, ...) whose payload names no PR
+ * with a base commit fails the run, unless pr-number names the PR to read: the base commit is what
+ * the check compares with, and comparing with HEAD alone would pass a dropped hint. GitHub always
+ * sends both; an event of another kind without them is simply no pull request.
+ */
+function requirePullOfPullEvent(
+  eventName: string | undefined,
+  fromEvent: PullRequestInfo | undefined,
+  inputs: ActionInputs,
+): void {
+  if (fromEvent || !eventName?.startsWith('pull_request')) return;
+  if (inputs.reportFile || inputs.prNumber !== undefined) return;
+  throw new AuditError(
+    `The event is ${terminalSafe(eventName, 60)}, but its payload names no pull request with a number and a base commit: without the base commit, what the PR does to the reviewed tools (a dropped hint, say) cannot be checked.`,
+    'Run the step on the event as GitHub sends it (GITHUB_EVENT_PATH), or give pr-number with github-token to read the PR through the API.',
+  );
+}
+
 /** The config file (with .mcp.json's servers when it names none), as the CLI reads it too. */
 async function readConfig(inputs: ActionInputs): Promise<ConfigRead> {
   const config = await readRunConfig({
@@ -229,6 +248,7 @@ export async function readContext(
   const client = inputs.token
     ? new GitHubClient(inputs.token, env.GITHUB_API_URL, retryDelays)
     : undefined;
+  requirePullOfPullEvent(env.GITHUB_EVENT_NAME, eventPull, inputs);
   const pull = await readPull(inputs, client, repo, eventPull);
   const prNumber = inputs.prNumber ?? pull?.number;
   const commenting = client && repo && inputs.comment !== 'never' ? { client, repo } : undefined;

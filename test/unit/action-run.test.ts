@@ -124,7 +124,7 @@ describe('the action, run in process', () => {
       expect(run.summary).not.toContain(TOKEN.slice(4));
     });
 
-    it('an event that is not a pull request payload is no pull request, with a warning', async () => {
+    it('an event that is not a pull request payload is no pull request, with a warning; on a pull request event it fails', async () => {
       const { dir, base } = await prWorkspace(api, { base: spec });
       const events: [string, string | undefined][] = [
         ['null', undefined],
@@ -141,12 +141,26 @@ describe('the action, run in process', () => {
           api,
           dir,
           { command: quote(base), policies: 'claude' },
-          { eventText },
+          { eventText, eventName: 'workflow_dispatch' },
         );
         expect(run.code, `${eventText}: ${run.stdout}`).toBe(0);
         expect(run.stdout).not.toContain('This is a bug');
         if (warning) expect(run.stdout).toContain(warning);
         expect(api.commentsOn(1)).toHaveLength(0);
+        // The same payload on a pull request's own event: no base to compare with, so no pass.
+        for (const eventName of ['pull_request', 'pull_request_target']) {
+          const pr = await runIn(
+            api,
+            dir,
+            { command: quote(base), policies: 'claude' },
+            { eventText, eventName },
+          );
+          expect(pr.code, `${eventName} ${eventText}: ${pr.stdout}`).toBe(1);
+          expect(pr.outputs.result).toBe('error');
+          expect(pr.stdout).toContain(
+            `::error::The event is ${eventName}, but its payload names no pull request with a number and a base commit`,
+          );
+        }
       }
       // Labels of any shape: only named ones count, and they still do.
       const dropped = await specServer(dir, 'dropped.json', dropDestructive(spec));
