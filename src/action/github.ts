@@ -114,6 +114,8 @@ async function retried<T>(
 
 export class GitHubClient {
   private readonly octokit: Promise<Octokit>;
+  /** Folder listings by commit and folder, for proving a file absent (see absentAt). */
+  private readonly listings = new Map<string, Promise<{ name: string; type: string }[] | null>>();
 
   constructor(
     token: string,
@@ -169,15 +171,23 @@ export class GitHubClient {
     return data;
   }
 
-  /** A file's text at a commit; null when the file does not exist there. */
+  /**
+   * A file's text at a commit; null when the file does not exist there. "Not found" alone is no
+   * proof: the contents API does not follow a symlinked folder on the way (`cfg/list.json` with
+   * `cfg -> real`), so it must also be absent from the listing of the folders on its path.
+   */
   async getFileAt(repo: RepoRef, path: string, ref: string): Promise<string | null> {
     const octokit = await this.octokit;
     let data: { type?: string; content?: string; encoding?: string };
     try {
       data = (await octokit.rest.repos.getContent({ ...repo, path, ref })).data as typeof data;
     } catch (error) {
-      if (error instanceof GitHubError && error.status === 404) return null;
-      throw error;
+      if (!(error instanceof GitHubError) || error.status !== 404) throw error;
+      if (await this.absentAt(repo, path, ref)) return null;
+      throw new GitHubError(
+        `${path} at ${ref} was not found, but the folders on its path do not prove it absent (the contents API does not follow a symlinked folder or a submodule)`,
+        422,
+      );
     }
     if (data.type !== 'file' || data.content === undefined)
       throw new GitHubError(`${path} at ${ref} is not a file`, 422);
@@ -185,6 +195,46 @@ export class GitHubClient {
     if (data.encoding === 'none')
       throw new GitHubError(`${path} at ${ref} is too large for the contents API`, 413);
     return Buffer.from(data.content, 'base64').toString('utf8');
+  }
+
+  /**
+   * Whether `path` is absent at the commit: each folder on its way is listed as a folder (`dir`)
+   * in its parent, down to a folder that does not list the next name. Anything else on the way
+   * (a symlink, a submodule, a file, a folder that cannot be listed) proves nothing, and git at
+   * the commit decides. A commit the API does not know at all is "not there" as before: whether
+   * that proves anything is the caller's (see readBasePlan). A listing is asked once a run.
+   */
+  private async absentAt(repo: RepoRef, path: string, ref: string): Promise<boolean> {
+    const names = path.split('/').filter(Boolean);
+    let folder = '';
+    for (const [i, name] of names.entries()) {
+      const entries = await this.listing(repo, folder, ref);
+      if (entries === null && folder === '') return true;
+      const entry = entries?.find((e) => e.name === name);
+      if (entries && !entry) return true;
+      if (!entry || entry.type !== 'dir' || i === names.length - 1) return false;
+      folder = folder ? `${folder}/${name}` : name;
+    }
+    return false;
+  }
+
+  /** A folder's entries at a commit; null when the path is not a folder the API can list. */
+  private listing(repo: RepoRef, folder: string, ref: string) {
+    const key = `${ref}\0${folder}`;
+    let listed = this.listings.get(key);
+    if (!listed) {
+      listed = this.octokit.then(async (octokit) => {
+        try {
+          const { data } = await octokit.rest.repos.getContent({ ...repo, path: folder, ref });
+          return Array.isArray(data) ? data.map(({ name, type }) => ({ name, type })) : null;
+        } catch (error) {
+          if (error instanceof GitHubError && error.status === 404) return null;
+          throw error;
+        }
+      });
+      this.listings.set(key, listed);
+    }
+    return listed;
   }
 
   async getPull(repo: RepoRef, number: number): Promise<PullRequestInfo> {

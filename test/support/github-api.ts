@@ -241,6 +241,12 @@ export interface FakeGitHub {
   readonly responseViolations: { operationId: string; status: number; errors: SchemaError[] }[];
   seedComment(seed: CommentSeed): StoredComment;
   setFile(ref: string, path: string, content: string): void;
+  /**
+   * A symlink at `path` to `target` in the commit `ref`. As GitHub's contents API does, a path
+   * through it is not found (the API does not follow a symlinked folder); the link itself is
+   * answered as a symlink, and its folder lists it as one.
+   */
+  setSymlink(ref: string, path: string, target: string): void;
   failNext(failure: InjectedFailure): void;
   /**
    * A slow network, as slow as the test decides: the answers to requests whose path matches wait
@@ -319,14 +325,16 @@ function compileRoutes(doc: OpenApiDocument): Route[] {
           const param = params.find((p) => p.in === 'path' && p.name === match[1]);
           if (!param) throw new Error(`${template}: no parameter for ${segment}`);
           pathParams.push(param);
-          // GitHub lets a file path span segments; every other parameter is one segment.
-          return param['x-multi-segment'] === true ? '(.+)' : '([^/]+)';
+          // GitHub lets a file path span segments, or be empty (`contents/` lists the root);
+          // every other parameter is one segment.
+          return param['x-multi-segment'] === true ? '(.*)' : '([^/]+)';
         })
         .join('/');
       routes.push({
         method: method.toUpperCase(),
         template,
-        regex: new RegExp(`^${source}$`),
+        // An empty file path at the end may drop its slash too (`contents` lists the root).
+        regex: new RegExp(`^${source.replace(/\/\(\.\*\)$/, '(?:/(.*))?')}$`),
         params,
         pathParams,
         operation,
@@ -406,6 +414,7 @@ class FakeGitHubServer implements FakeGitHub {
   readonly requests: RecordedRequest[] = [];
   readonly comments: StoredComment[] = [];
   readonly files = new Map<string, Map<string, string>>();
+  readonly symlinks = new Map<string, Map<string, string>>();
   readonly pulls = new Map<number, PullSeed>();
   readonly issues = new Set<number>();
   readonly responseViolations: FakeGitHub['responseViolations'] = [];
@@ -507,6 +516,16 @@ class FakeGitHubServer implements FakeGitHub {
       this.files.set(ref, tree);
     }
     tree.set(path.replace(/^\/+|\/+$/g, ''), content);
+  }
+
+  setSymlink(ref: string, path: string, target: string): void {
+    let links = this.symlinks.get(ref);
+    if (!links) {
+      links = new Map();
+      this.symlinks.set(ref, links);
+    }
+    links.set(path.replace(/^\/+|\/+$/g, ''), target);
+    if (!this.files.has(ref)) this.files.set(ref, new Map());
   }
 
   failNext(failure: InjectedFailure): void {
@@ -739,7 +758,9 @@ class FakeGitHubServer implements FakeGitHub {
         return { reply: errorReply(404, 'Not Found'), route };
       }
       const value = coerceParameter(param, raw);
-      if (value === undefined || raw === '' || validate(param.schema ?? true, value).length > 0) {
+      // An empty file path is the root folder (`contents/`); no other parameter may be empty.
+      const empty = raw === '' && param['x-multi-segment'] !== true;
+      if (value === undefined || empty || validate(param.schema ?? true, value).length > 0) {
         return { reply: errorReply(404, 'Not Found'), route };
       }
       pathValues[param.name] = value;
@@ -942,6 +963,20 @@ class FakeGitHubServer implements FakeGitHub {
     const tree = this.files.get(ref);
     if (!tree) return errorReply(404, `No commit found for the ref ${ref}`, docs);
     const path = String(params['path']).replace(/^\/+|\/+$/g, '');
+    const links = this.symlinks.get(ref) ?? new Map<string, string>();
+    const target = links.get(path);
+    if (target !== undefined) {
+      const bytes = Buffer.from(target, 'utf8');
+      return {
+        status: 200,
+        body: {
+          ...this.contentEntry('symlink', path, ref, gitBlobSha(bytes), bytes.length),
+          target,
+        },
+      };
+    }
+    if ([...links.keys()].some((link) => path.startsWith(`${link}/`)))
+      return errorReply(404, 'Not Found', docs);
     const content = tree.get(path);
     const raw = /application\/vnd\.github(\.v3)?\.raw/.test(ctx.headers['accept'] ?? '');
 
@@ -967,15 +1002,20 @@ class FakeGitHubServer implements FakeGitHub {
       };
     }
 
-    // A directory exists implicitly when some file lies below it.
-    const prefix = `${path}/`;
-    const children = new Map<string, 'file' | 'dir'>();
+    // A directory exists implicitly when some file lies below it; the root always does.
+    const prefix = path === '' ? '' : `${path}/`;
+    const children = new Map<string, 'file' | 'dir' | 'symlink'>();
     for (const file of tree.keys()) {
       if (!file.startsWith(prefix)) continue;
       const [head, ...rest] = file.slice(prefix.length).split('/');
       if (head) children.set(head, rest.length > 0 ? 'dir' : 'file');
     }
-    if (children.size === 0) return errorReply(404, 'Not Found', docs);
+    for (const link of links.keys()) {
+      if (!link.startsWith(prefix)) continue;
+      const [head, ...rest] = link.slice(prefix.length).split('/');
+      if (head && rest.length === 0) children.set(head, 'symlink');
+    }
+    if (children.size === 0 && path !== '') return errorReply(404, 'Not Found', docs);
     const entries = [...children.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([name, type]) => {
@@ -992,7 +1032,7 @@ class FakeGitHubServer implements FakeGitHub {
   }
 
   private contentEntry(
-    type: 'file' | 'dir',
+    type: 'file' | 'dir' | 'symlink',
     path: string,
     ref: string,
     sha: string,

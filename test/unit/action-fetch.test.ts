@@ -2,7 +2,10 @@
 // from origin when the clone lacks it (the checkout's default depth), never "no base". The action
 // in this process, servers and the clone in memory (test/support/memory-git.ts); the real
 // `git fetch` of a shallow clone runs in test/e2e/action-base.test.ts.
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pullRequestEvent } from '../support/action.js';
 import {
   basedWorkspace,
   fakeGitHubEach,
@@ -10,8 +13,10 @@ import {
   runActionInMemory,
   SERVED,
 } from '../support/action-in-memory.js';
-import { tempDir } from '../support/cli.js';
+import { ACTION_CONFIG, dropIdempotent } from '../support/action-workspace.js';
+import { notesSpec, tempDir } from '../support/cli.js';
 import { DEFAULT_HEAD_SHA, type FakeGitHub } from '../support/github-api.js';
+import { runCliInMemory } from '../support/in-memory.js';
 import { MemoryGit } from '../support/memory-git.js';
 
 const OTHER_SHA = '1f0c3a9d5e7b2c4a6f8e0d1c3b5a7f9e2d4c6b8a';
@@ -69,5 +74,57 @@ describe('a push whose before the API does not hold', () => {
     expect(run.stdout).toContain(
       `the commit before this push ${missing.slice(0, 12)} is not in this clone (fetching it failed: fatal: remote error: upload-pack: not our ref ${missing})`,
     );
+  });
+});
+
+describe('a base class list behind a symlinked folder, in a shallow clone', () => {
+  let api: FakeGitHub;
+  fakeGitHubEach((started) => {
+    api = started;
+  });
+
+  it('is read at the base commit with git, not taken as absent from the API: the dropped hint fails', async () => {
+    const dir = await tempDir();
+    const git = new MemoryGit(dir);
+    // The base: the class list in real/, named through cfg -> real by the config.
+    const config = JSON.stringify({
+      policies: ['claude'],
+      classList: 'cfg/mcp-tool-classes.json',
+      servers: { notes: SERVED },
+    });
+    await mkdir(join(dir, '.github'), { recursive: true });
+    await mkdir(join(dir, 'real'));
+    await symlink('real', join(dir, 'cfg'));
+    await writeFile(join(dir, ACTION_CONFIG), config);
+    const spec = await notesSpec();
+    await writeFile(join(dir, 'spec.json'), JSON.stringify(spec));
+    const update = async () => {
+      const run = await runCliInMemory(['update'], { cwd: dir, git });
+      expect(run.code, run.stderr).toBe(0);
+    };
+    await update();
+    const base = git.offer(await git.workingTree());
+    // The API at the base: the files, and cfg as the symlink it is (a path through it is "not found").
+    const files = await git.workingTree();
+    for (const [path, entry] of Object.entries(files))
+      if (typeof entry === 'string') api.setFile(base, path, entry);
+    api.setSymlink(base, 'cfg', 'real');
+    // The PR drops idempotentHint and records it: only the base's class list can tell.
+    await writeFile(join(dir, 'spec.json'), JSON.stringify(dropIdempotent(spec)));
+    await update();
+    git.commitFiles(await git.workingTree());
+    const event = pullRequestEvent(1);
+    (event.pull_request as { base: { sha: string } }).base.sha = base;
+    const run = await runActionInMemory({
+      workspace: dir,
+      apiUrl: api.url,
+      inputs: {},
+      event,
+      git,
+    });
+    expect(git.asked).toContain(`fetch ${base}`);
+    expect(run.code, run.stdout).toBe(1);
+    const report = await reportOf(run.outputs.report);
+    expect(report.findings.map((f) => `${f.rule}:${f.tool}`)).toContain('hint-dropped:delete_note');
   });
 });

@@ -300,6 +300,33 @@ describe('fake GitHub API: contents', () => {
     expect(noRef.json.message).toBe('No commit found for the ref deadbeef');
     expectMatchesResponse(CONTENTS, 404, noRef.json);
   });
+
+  it('lists a folder, the root too (with or without its slash); a symlinked folder is a symlink, not followed', async () => {
+    const fake = await start({ files: { main: { 'a.txt': 'a', 'real/list.json': '{}' } } });
+    fake.setSymlink('main', 'cfg', 'real');
+    for (const root of [
+      '/repos/octo-org/octo-repo/contents',
+      '/repos/octo-org/octo-repo/contents/',
+    ]) {
+      const listed = await call<{ name: string; type: string }[]>(fake, 'GET', root);
+      expect(listed.status, root).toBe(200);
+      expectMatchesResponse(CONTENTS, 200, listed.json);
+      expect(listed.json.map(({ name, type }) => `${name}:${type}`)).toEqual([
+        'a.txt:file',
+        'cfg:symlink',
+        'real:dir',
+      ]);
+    }
+    const link = await call<{ type: string; target: string }>(
+      fake,
+      'GET',
+      '/repos/octo-org/octo-repo/contents/cfg',
+    );
+    expect([link.status, link.json.type, link.json.target]).toEqual([200, 'symlink', 'real']);
+    expectMatchesResponse(CONTENTS, 200, link.json);
+    const through = await call(fake, 'GET', '/repos/octo-org/octo-repo/contents/cfg/list.json');
+    expect(through.status).toBe(404);
+  });
 });
 
 describe('fake GitHub API: refusals', () => {
