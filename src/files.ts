@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { parseSettings, type SettingsFile } from './clients/claude-code/claude-settings.js';
 import { parseClassList, type ClassList } from './core/classlist.js';
 import { loadJsonText, withJsonPositions } from './core/jsontext.js';
@@ -48,11 +48,24 @@ export async function readSettingsFile(path: string): Promise<SettingsFile | und
 }
 
 /** Reads a JSON report of an earlier run (the report-file input); see parseReport. */
+/**
+ * The largest report file read: an audit's own report of 100,000 tools (the default maxTools) is
+ * about 160 MiB. A report file is the PR run's artifact, so its size is the PR's to choose.
+ */
+export const MAX_REPORT_FILE_BYTES = 256 * 1024 * 1024;
+
 export async function readReportFile(path: string): Promise<Report | FailedRun> {
   let json: string;
   try {
+    const file = await stat(path);
+    if (!file.isFile() || file.size > MAX_REPORT_FILE_BYTES)
+      throw new AuditError(
+        `The report ${path} is ${file.isFile() ? `${Math.ceil(file.size / 1024 / 1024)} MiB, over the ${MAX_REPORT_FILE_BYTES / 1024 / 1024} MiB an audit's report can reach` : 'not a regular file'}.`,
+        "Pass the JSON report the audit step wrote (its report output), as the PR run's artifact holds it.",
+      );
     json = await readFile(path, 'utf8');
   } catch (error) {
+    if (error instanceof AuditError) throw error;
     throw new AuditError(
       `Could not read the report ${path}: ${getErrorMessage(error)}.`,
       'Check the report-file input: the path of the downloaded artifact.',

@@ -2,6 +2,7 @@ import type * as z from 'zod/v4';
 import { fullToolName, type ToolRecord } from '../core/classlist.js';
 import type { Finding } from '../core/findings.js';
 import { AuditError, getErrorMessage } from '../errors.js';
+import { terminalSafe } from '../escape.js';
 import { reportSchemas, type FailedRun } from './json.js';
 import type { AuditedTool, Report, ReportedChange, ServerReport } from './report.js';
 
@@ -65,7 +66,17 @@ export function parseReport(json: string, path: string): Report | FailedRun {
   }
   const r = checked(schemas.report.safeParse(data), path);
   if (r.result === 'listed') throw notAReport(path, 'result', 'a check is passed or failed');
-  const names = new Set(r.servers.map((s) => s.server));
+  const names = new Set<string>();
+  // An audit reports each server once: a second entry would be a second comment to the PR.
+  r.servers.forEach(({ server }, i) => {
+    if (names.has(server))
+      throw notAReport(
+        path,
+        `servers.${i}.server`,
+        `"${terminalSafe(server, 64)}" is listed twice`,
+      );
+    names.add(server);
+  });
   // An entry of no listed server would be dropped unseen: a finding hidden from the comment.
   for (const [field, entries] of [
     ['tools', r.tools],
@@ -74,7 +85,11 @@ export function parseReport(json: string, path: string): Report | FailedRun {
   ] as const)
     entries.forEach((e, i) => {
       if (e.server !== null && !names.has(e.server))
-        throw notAReport(path, `${field}.${i}.server`, `no server "${e.server}" in servers`);
+        throw notAReport(
+          path,
+          `${field}.${i}.server`,
+          `no server "${terminalSafe(e.server, 64)}" in servers`,
+        );
     });
   return {
     mode: r.mode,
@@ -82,7 +97,7 @@ export function parseReport(json: string, path: string): Report | FailedRun {
     failOn: r.failOn,
     classList: r.classList,
     ...(r.policies ? { policies: r.policies } : {}),
-    servers: r.servers.map((s) => serverOf(s, r)),
+    servers: serversOf(r),
     findings: r.findings.filter((f) => f.server === null).map(findingOf),
     ...(r.firstRun ? { firstRun: true } : {}),
     ...(r.removedServers ? { removedServers: r.removedServers } : {}),
@@ -96,20 +111,25 @@ function omit<T extends object, K extends keyof T>(value: T, ...keys: K[]): Omit
   return out;
 }
 
-function serverOf(s: Parsed['servers'][number], r: Parsed): ServerReport {
-  return {
-    ...omit(s, 'counts'),
-    tools: r.tools.filter((t) => t.server === s.server).map(toolOf),
-    findings: r.findings.filter((f) => f.server === s.server).map(findingOf),
-    changes: r.changes
-      .filter((c) => c.server === s.server)
-      .map((c) =>
-        changeOf(
-          c,
-          r.servers.map((other) => other.server),
-        ),
-      ),
-  };
+/** Each server with its tools, findings and changes: one pass over each list, not one a server. */
+function serversOf(r: Parsed): ServerReport[] {
+  const byServer = new Map<string, ServerReport>(
+    r.servers.map((s) => [
+      s.server,
+      { ...omit(s, 'counts'), tools: [], findings: [], changes: [] },
+    ]),
+  );
+  const prefixes = serverPrefixes(r.servers.map((s) => s.server));
+  for (const t of r.tools) byServer.get(t.server)?.tools.push(toolOf(t));
+  for (const f of r.findings)
+    if (f.server !== null) byServer.get(f.server)?.findings.push(findingOf(f));
+  for (const c of r.changes) byServer.get(c.server)?.changes.push(changeOf(c, prefixes));
+  return [...byServer.values()];
+}
+
+/** The report's servers by the prefix of their tools' full names (`mcp__<server>__`). */
+function serverPrefixes(servers: string[]): Map<string, string> {
+  return new Map(servers.map((s) => [fullToolName(s, ''), s]));
 }
 
 function toolOf(t: ParsedTool): AuditedTool {
@@ -126,21 +146,23 @@ function findingOf(f: ParsedFinding): Finding {
  * or, for a tool moved between servers, the longest name of another server in the report that
  * prefixes it (server and tool names may both hold "__"); else this server and the same tool.
  */
-function oldSide(c: ParsedChange, servers: string[]): { server: string; tool: string } {
+function oldSide(c: ParsedChange, prefixes: Map<string, string>): { server: string; tool: string } {
   const from = c.renamedFrom;
-  const candidates = [
-    c.server,
-    ...servers.filter((s) => s !== c.server).sort((a, b) => b.length - a.length),
-  ];
-  const server = candidates.find((s) => from?.startsWith(fullToolName(s, '')));
-  return server !== undefined && from !== undefined
-    ? { server, tool: from.slice(fullToolName(server, '').length) }
-    : { server: c.server, tool: c.tool };
+  if (from === undefined) return { server: c.server, tool: c.tool };
+  const own = fullToolName(c.server, '');
+  if (from.startsWith(own)) return { server: c.server, tool: from.slice(own.length) };
+  // The longest prefix first: each place in the name where a `__` ends one.
+  for (let end = from.length; end >= 2; end -= 1) {
+    if (!from.startsWith('__', end - 2)) continue;
+    const server = prefixes.get(from.slice(0, end));
+    if (server !== undefined) return { server, tool: from.slice(end) };
+  }
+  return { server: c.server, tool: c.tool };
 }
 
-function changeOf(c: ParsedChange, servers: string[]): ReportedChange {
+function changeOf(c: ParsedChange, prefixes: Map<string, string>): ReportedChange {
   const { server, before, after, probable, ...change } = c;
-  const old = oldSide(c, servers);
+  const old = oldSide(c, prefixes);
   const record = (
     side: NonNullable<ParsedChange['before']>,
     at: { server: string; tool: string },

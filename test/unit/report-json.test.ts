@@ -10,7 +10,8 @@ import { readConfigFile } from '../../src/config/file.js';
 import { MAX_REPORT_ITEMS, MAX_REPORT_TEXT, renderJson } from '../../src/report/json.js';
 import type { Report } from '../../src/report/report.js';
 import { parseReport } from '../../src/report/reportfile.js';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, truncate, writeFile } from 'node:fs/promises';
+import { MAX_REPORT_FILE_BYTES, readReportFile } from '../../src/files.js';
 import {
   notesSpec,
   specServer,
@@ -259,6 +260,64 @@ describe('a hostile report file', () => {
     expect(spoiled((r) => (r.findings[0]!.server = 'ghost'))).toMatch(
       /: findings\.0\.server: no server "ghost" in servers/,
     );
+  });
+
+  it('over the largest report an audit writes, or not a file, is refused before it is read', async () => {
+    const dir = await tempDir();
+    const big = join(dir, 'big.json');
+    await writeFile(big, '');
+    await truncate(big, MAX_REPORT_FILE_BYTES + 1); // sparse: nothing is written
+    await expect(readReportFile(big)).rejects.toThrow(
+      `The report ${big} is 257 MiB, over the 256 MiB an audit's report can reach.`,
+    );
+    await expect(readReportFile(dir)).rejects.toThrow(`The report ${dir} is not a regular file.`);
+  });
+
+  it('with a server listed twice is refused: it would be a second comment', () => {
+    expect(spoiled((r) => r.servers.push({ ...r.servers[0] }))).toMatch(
+      /: servers\.1\.server: "notes" is listed twice/,
+    );
+  });
+
+  it("reads a moved tool's old side under the longest server name that prefixes it", () => {
+    const data = smallReport();
+    const servers = ['a', 'a__b', 'c'];
+    data.servers = servers.map((server) => ({ ...data.servers[0], server }));
+    data.tools = [];
+    data.findings = [];
+    const hints = {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: 'absent',
+      openWorldHint: 'absent',
+    };
+    const side = {
+      class: 'delete',
+      reach: 'open',
+      hints,
+      title: 't',
+      titleSource: 'annotations',
+      schema: 'abc',
+    };
+    const change = (renamedFrom: string) => ({
+      server: 'c',
+      kind: 'renamed',
+      name: 'mcp__c__x',
+      tool: 'x',
+      renamedFrom,
+      before: side,
+      after: side,
+      hints: [],
+      titleChanged: false,
+    });
+    data.changes = ['mcp__a__b__old', 'mcp__a__old', 'mcp__c__old', 'mcp__z__old'].map(change);
+    const back = parseReport(JSON.stringify(data), 'r.json') as Report;
+    expect(back.servers[2]?.changes.map((c) => `${c.before?.server}/${c.before?.tool}`)).toEqual([
+      'a__b/old',
+      'a/old',
+      'c/old',
+      'c/x',
+    ]);
   });
 
   it('of list or update is refused: it holds no verdict', () => {
