@@ -47,29 +47,29 @@ export async function readSettingsFile(path: string): Promise<SettingsFile | und
   return parseSettings(text, path);
 }
 
-/** Reads a JSON report of an earlier run (the report-file input); see parseReport. */
 /**
  * The largest report file read: an audit's own report of 100,000 tools (the default maxTools) is
  * about 160 MiB. A report file is the PR run's artifact, so its size is the PR's to choose.
  */
 export const MAX_REPORT_FILE_BYTES = 256 * 1024 * 1024;
 
+/** Reads a JSON report of an earlier run (the report-file input); see parseReport. */
 export async function readReportFile(path: string): Promise<Report | FailedRun> {
-  let json: string;
-  try {
-    const file = await stat(path);
-    if (!file.isFile() || file.size > MAX_REPORT_FILE_BYTES)
-      throw new AuditError(
-        `The report ${path} is ${file.isFile() ? `${Math.ceil(file.size / 1024 / 1024)} MiB, over the ${MAX_REPORT_FILE_BYTES / 1024 / 1024} MiB an audit's report can reach` : 'not a regular file'}.`,
-        "Pass the JSON report the audit step wrote (its report output), as the PR run's artifact holds it.",
-      );
-    json = await readFile(path, 'utf8');
-  } catch (error) {
-    if (error instanceof AuditError) throw error;
-    throw new AuditError(
+  const unreadable = (error: unknown) =>
+    new AuditError(
       `Could not read the report ${path}: ${getErrorMessage(error)}.`,
       'Check the report-file input: the path of the downloaded artifact.',
     );
-  }
+  const file = await stat(path).catch((error: unknown) => {
+    throw unreadable(error);
+  });
+  if (!file.isFile() || file.size > MAX_REPORT_FILE_BYTES)
+    throw new AuditError(
+      `The report ${path} is ${file.isFile() ? `${Math.ceil(file.size / 1024 / 1024)} MiB, over the ${MAX_REPORT_FILE_BYTES / 1024 / 1024} MiB an audit's report can reach` : 'not a regular file'}.`,
+      "Pass the JSON report the audit step wrote (its report output), as the PR run's artifact holds it.",
+    );
+  const json = await readFile(path, 'utf8').catch((error: unknown) => {
+    throw unreadable(error);
+  });
   return parseReport(json, path);
 }

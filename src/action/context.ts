@@ -70,20 +70,20 @@ function readRepo(env: NodeJS.ProcessEnv): RepoRef | undefined {
 
 /**
  * The event, and the pull request it is about, if any. An event that cannot be read, or whose
- * pull_request lacks its number or base commit, is taken as no pull request, with a warning.
+ * pull_request lacks its number or base commit, is no pull request: `problem` says why (see
+ * eventProblem for what becomes of it).
  */
 async function readEvent(
   path: string | undefined,
-): Promise<{ event?: unknown; pull?: PullRequestInfo }> {
+): Promise<{ event?: unknown; pull?: PullRequestInfo; problem?: string }> {
   if (!path) return {};
   let event: unknown;
   try {
     event = JSON.parse(await readTrusted(path));
   } catch (error) {
-    core.warning(
-      `The event file ${path} could not be read as JSON (${terminalSafe(getErrorMessage(error), 200)}); this run is taken as not being about a pull request.`,
-    );
-    return {};
+    return {
+      problem: `The event file ${path} could not be read as JSON (${terminalSafe(getErrorMessage(error), 200)})`,
+    };
   }
   const pull = (event as { pull_request?: unknown } | null)?.pull_request;
   if (pull === undefined || pull === null) return { event };
@@ -92,12 +92,8 @@ async function readEvent(
     typeof payload.number !== 'number' ||
     !Number.isSafeInteger(payload.number) ||
     typeof payload.base?.sha !== 'string'
-  ) {
-    core.warning(
-      `The event's pull_request has no number or base commit; this run is taken as not being about a pull request.`,
-    );
-    return { event };
-  }
+  )
+    return { event, problem: "The event's pull_request has no number or base commit" };
   return { event, pull: pullInfo(payload as PullPayload) };
 }
 
@@ -159,19 +155,22 @@ async function readPull(
  * A pull request's own event (pull_request, pull_request_target, ...) whose payload names no PR
  * with a base commit fails the run, unless pr-number names the PR to read: the base commit is what
  * the check compares with, and comparing with HEAD alone would pass a dropped hint. GitHub always
- * sends both; an event of another kind without them is simply no pull request.
+ * sends both. An event of another kind without them is no pull request, said as a warning.
  */
-function requirePullOfPullEvent(
+function eventProblem(
   eventName: string | undefined,
-  fromEvent: PullRequestInfo | undefined,
+  read: { pull?: PullRequestInfo; problem?: string },
   inputs: ActionInputs,
 ): void {
-  if (fromEvent || !eventName?.startsWith('pull_request')) return;
-  if (inputs.reportFile || inputs.prNumber !== undefined) return;
-  throw new AuditError(
-    `The event is ${terminalSafe(eventName, 60)}, but its payload names no pull request with a number and a base commit: without the base commit, what the PR does to the reviewed tools (a dropped hint, say) cannot be checked.`,
-    'Run the step on the event as GitHub sends it (GITHUB_EVENT_PATH), or give pr-number with github-token to read the PR through the API.',
-  );
+  if (read.pull) return;
+  const pullEvent = eventName?.startsWith('pull_request') === true;
+  if (pullEvent && !inputs.reportFile && inputs.prNumber === undefined)
+    throw new AuditError(
+      `The event is ${terminalSafe(eventName ?? '', 60)}, but ${read.problem ? `${read.problem.replace(/^The /, 'the ')}` : 'its payload names no pull request with a number and a base commit'}: without the base commit, what the PR does to the reviewed tools (a dropped hint, say) cannot be checked.`,
+      'Run the step on the event as GitHub sends it (GITHUB_EVENT_PATH), or give pr-number with github-token to read the PR through the API.',
+    );
+  if (read.problem)
+    core.warning(`${read.problem}; this run is taken as not being about a pull request.`);
 }
 
 /** The config file (with .mcp.json's servers when it names none), as the CLI reads it too. */
@@ -242,13 +241,14 @@ export async function readContext(
   if (inputs.workingDirectory && !enteredWorkingDirectory())
     enter(resolve(workspace, inputs.workingDirectory), inputs.workingDirectory);
   const repo = readRepo(env);
-  const { event, pull: eventPull } = await readEvent(env.GITHUB_EVENT_PATH);
+  const read = await readEvent(env.GITHUB_EVENT_PATH);
+  const { event, pull: eventPull } = read;
+  eventProblem(env.GITHUB_EVENT_NAME, read, inputs);
   // Loaded before anything else runs: see loadGitHub.
   if (inputs.token) await loadGitHub();
   const client = inputs.token
     ? new GitHubClient(inputs.token, env.GITHUB_API_URL, retryDelays)
     : undefined;
-  requirePullOfPullEvent(env.GITHUB_EVENT_NAME, eventPull, inputs);
   const pull = await readPull(inputs, client, repo, eventPull);
   const prNumber = inputs.prNumber ?? pull?.number;
   const commenting = client && repo && inputs.comment !== 'never' ? { client, repo } : undefined;

@@ -112,6 +112,9 @@ async function retried<T>(
   }
 }
 
+/** The most entries the contents API lists of one folder: a full listing may lack a name. */
+const MAX_LISTED = 1_000;
+
 export class GitHubClient {
   private readonly octokit: Promise<Octokit>;
   /** Folder listings by commit and folder, for proving a file absent (see absentAt). */
@@ -172,18 +175,21 @@ export class GitHubClient {
   }
 
   /**
-   * A file's text at a commit; null when the file does not exist there. "Not found" alone is no
-   * proof: the contents API does not follow a symlinked folder on the way (`cfg/list.json` with
-   * `cfg -> real`), so it must also be absent from the listing of the folders on its path.
+   * A file's text at a commit; null when the file does not exist there; undefined when the API
+   * cannot tell (it does not list the commit's root: a commit it does not know, a token that may
+   * not read it), for git at the commit to decide. "Not found" alone is no proof: the contents
+   * API does not follow a symlinked folder on the way (`cfg/list.json` with `cfg -> real`), so
+   * the file must also be absent from the listings of the folders on its path.
    */
-  async getFileAt(repo: RepoRef, path: string, ref: string): Promise<string | null> {
+  async getFileAt(repo: RepoRef, path: string, ref: string): Promise<string | null | undefined> {
     const octokit = await this.octokit;
     let data: { type?: string; content?: string; encoding?: string };
     try {
       data = (await octokit.rest.repos.getContent({ ...repo, path, ref })).data as typeof data;
     } catch (error) {
       if (!(error instanceof GitHubError) || error.status !== 404) throw error;
-      if (await this.absentAt(repo, path, ref)) return null;
+      const absent = await this.absentAt(repo, path, ref);
+      if (absent !== false) return absent;
       throw new GitHubError(
         `${path} at ${ref} was not found, but the folders on its path do not prove it absent (the contents API does not follow a symlinked folder or a submodule)`,
         422,
@@ -198,20 +204,24 @@ export class GitHubClient {
   }
 
   /**
-   * Whether `path` is absent at the commit: each folder on its way is listed as a folder (`dir`)
-   * in its parent, down to a folder that does not list the next name. Anything else on the way
-   * (a symlink, a submodule, a file, a folder that cannot be listed) proves nothing, and git at
-   * the commit decides. A commit the API does not know at all is "not there" as before: whether
-   * that proves anything is the caller's (see readBasePlan). A listing is asked once a run.
+   * Whether `path` is absent at the commit (null: it is): each folder on its way is listed as a
+   * folder (`dir`) in its parent, down to a complete listing without the next name. Anything else
+   * on the way (a symlink, a submodule, a file, a folder that cannot be listed, a listing cut at
+   * the API's 1,000 entries) proves nothing (false). A root the API does not list at all is
+   * undefined: it cannot read that commit. A listing is asked once a run.
    */
-  private async absentAt(repo: RepoRef, path: string, ref: string): Promise<boolean> {
+  private async absentAt(
+    repo: RepoRef,
+    path: string,
+    ref: string,
+  ): Promise<null | false | undefined> {
     const names = path.split('/').filter(Boolean);
     let folder = '';
     for (const [i, name] of names.entries()) {
       const entries = await this.listing(repo, folder, ref);
-      if (entries === null && folder === '') return true;
+      if (entries === null && folder === '') return undefined;
       const entry = entries?.find((e) => e.name === name);
-      if (entries && !entry) return true;
+      if (entries && !entry) return entries.length < MAX_LISTED ? null : false;
       if (!entry || entry.type !== 'dir' || i === names.length - 1) return false;
       folder = folder ? `${folder}/${name}` : name;
     }

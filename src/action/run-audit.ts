@@ -88,9 +88,9 @@ export async function repoRelative(path: string, env: NodeJS.ProcessEnv): Promis
 
 /**
  * A file at the base commit through the contents API (works with the default shallow checkout):
- * its text, null for GitHub's "not there" at that commit, undefined without a token, or what
- * went wrong (a symlink or folder, a file too large, an error): then git at the base commit
- * decides.
+ * its text, null for GitHub's "not there" at that commit (proved, see getFileAt), undefined
+ * without a token or when the API cannot read that commit, or what went wrong (a symlink or
+ * folder, a file too large, an error): then git at the base commit decides.
  */
 async function fromApi(context: ActionContext, repoPath: string, sha: string): Promise<ApiAnswer> {
   const { client, repo } = context;

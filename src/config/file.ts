@@ -179,12 +179,12 @@ export interface EntryAdditions {
 /** How one server entry is read: the file it is in, the run's era, what the run adds to it. */
 export interface EntryContext {
   file: string;
-  /** The era of an entry that names none: the file's protocolEra, else legacy. */
+  /** The era of an entry that names none: the run's (see flagEra), else the file's, else legacy. */
   era: EraSetting;
   /**
-   * The era the command line or the action's input gives, which every entry takes whatever its
-   * own protocolEra says: flags override the file, and the file may be the PR's, which must not
-   * narrow what the workflow asked to audit.
+   * The era the command line or the action's input gives. An entry's own protocolEra adds to it,
+   * never narrows it (see entryEra): the file may be the PR's, which must not take an era out of
+   * what the workflow asked to audit, nor the workflow one out of what the entry asks.
    */
   flagEra?: EraSetting | undefined;
   add: EntryAdditions;
@@ -317,6 +317,12 @@ function httpServerFromConfig(
   };
 }
 
+/** A server's era: its entry's and the run's both, where the two differ (legacy and modern: both). */
+function entryEra(own: EraSetting | undefined, context: EntryContext): EraSetting {
+  if (own === undefined) return context.era;
+  return context.flagEra === undefined || context.flagEra === own ? own : 'both';
+}
+
 /** One server entry of a config file (or .mcp.json) as settings. */
 export function serverFromConfig(
   key: string,
@@ -325,7 +331,7 @@ export function serverFromConfig(
 ): ServerSettings {
   const { file } = context;
   checkServerKeys(key, entry, file);
-  const era = context.flagEra ?? entry.protocolEra ?? context.era;
+  const era = entryEra(entry.protocolEra, context);
   const where = `Server "${key}"`;
   // The class list's mcp__<server>__<tool> prefix takes the name as the client would.
   const written = context.add.name ?? key;

@@ -313,11 +313,11 @@ export const OPTIONS = {
       value: 'ERA',
       commands: AUDITS,
       group: 'common',
-      doc: 'legacy (default), modern (2026-07-28), or both; every server takes it, over any protocolEra in the config file',
+      doc: 'legacy (default), modern (2026-07-28), or both; every server is audited in it, and also in the era its own protocolEra names',
     },
     input: {
       name: 'protocol-era',
-      doc: 'legacy (initialize handshake), modern (2026-07-28, stateless) or both (audits each era and reports tools whose annotations differ). Given, every server is audited in it, whatever protocolEra the config file gives. Default - the protocolEra of the server in the config file, else of the file, else legacy.',
+      doc: 'legacy (initialize handshake), modern (2026-07-28, stateless) or both (audits each era and reports tools whose annotations differ). Given, every server is audited in it, and also in the era its own protocolEra in the config file names (legacy and modern - both). Default - the protocolEra of the server in the config file, else of the file, else legacy.',
     },
   },
   concurrency: {

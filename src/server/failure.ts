@@ -261,7 +261,7 @@ function unsupportedError(
       ? `${w.what} only speaks the ${MODERN_REVISION} protocol era${supported.length > 1 ? ` (it supports ${supported.join(', ')})` : ''} and refused the legacy handshake (initialize).`
       : `${w.what} refused protocol version ${f.requested} ${w.during}; it supports ${supported.join(', ') || 'no version we know'}.`,
     onlyModern
-      ? 'Audit it with --protocol-era modern (the protocol-era input), or with protocolEra: modern on its entry in the config file when the run is given no era (an era given to the run applies to every server).'
+      ? 'Audit it with --protocol-era modern (the protocol-era input), or with protocolEra: modern on its entry in the config file when the run is given no era (an era given to the run is audited for every server).'
       : undefined,
     w.details,
   );
@@ -316,7 +316,7 @@ const DESCRIBE: Describers = {
   'no-modern-era': (_, w) =>
     new AuditError(
       `${w.what} does not speak the ${MODERN_REVISION} protocol era: it did not answer server/discover with that version.`,
-      'Audit it with --protocol-era legacy (the default; the protocol-era input), or with protocolEra: legacy on its entry in the config file when the run is given no era (an era given to the run applies to every server); or update its MCP SDK to one that supports 2026-07-28.',
+      'Audit it with --protocol-era legacy (the default; the protocol-era input), or with protocolEra: legacy on its entry in the config file when the run is given no era (an era given to the run is audited for every server); or update its MCP SDK to one that supports 2026-07-28.',
       w.details,
     ),
   other: (f, w) =>

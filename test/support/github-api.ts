@@ -960,7 +960,9 @@ class FakeGitHubServer implements FakeGitHub {
 
   private getContent({ params, query, docs, ctx }: OperationRequest): Reply {
     const ref = typeof query['ref'] === 'string' ? query['ref'] : this.defaultBranch;
-    const tree = this.files.get(ref);
+    // A commit a pull request names exists, if no file was set in it: its tree is empty.
+    const named = [...this.pulls.values()].some((p) => p.baseSha === ref || p.headSha === ref);
+    const tree = this.files.get(ref) ?? (named ? new Map<string, string>() : undefined);
     if (!tree) return errorReply(404, `No commit found for the ref ${ref}`, docs);
     const path = String(params['path']).replace(/^\/+|\/+$/g, '');
     const links = this.symlinks.get(ref) ?? new Map<string, string>();
@@ -1016,8 +1018,10 @@ class FakeGitHubServer implements FakeGitHub {
       if (head && rest.length === 0) children.set(head, 'symlink');
     }
     if (children.size === 0 && path !== '') return errorReply(404, 'Not Found', docs);
+    // GitHub lists at most 1,000 entries of a folder, the first by name.
     const entries = [...children.entries()]
-      .sort(([a], [b]) => a.localeCompare(b))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .slice(0, 1_000)
       .map(([name, type]) => {
         const childPath = `${prefix}${name}`;
         const childContent = tree.get(childPath);

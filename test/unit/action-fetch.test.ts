@@ -77,19 +77,28 @@ describe('a push whose before the API does not hold', () => {
   });
 });
 
-describe('a base class list behind a symlinked folder, in a shallow clone', () => {
+describe('a base file the contents API does not find, in a shallow clone', () => {
   let api: FakeGitHub;
   fakeGitHubEach((started) => {
     api = started;
   });
 
-  it('is read at the base commit with git, not taken as absent from the API: the dropped hint fails', async () => {
+  /**
+   * A PR whose base holds the class list at `classList` (through the symlink cfg -> real when
+   * it starts with cfg/), offered by origin only; the API serves the base's files as `served`
+   * says. The PR drops idempotentHint and records it: only the base's class list can tell.
+   */
+  async function run(options: {
+    classList: string;
+    served: 'all' | 'nothing';
+    atBase?: boolean;
+    moreAtRoot?: number;
+  }) {
     const dir = await tempDir();
     const git = new MemoryGit(dir);
-    // The base: the class list in real/, named through cfg -> real by the config.
     const config = JSON.stringify({
       policies: ['claude'],
-      classList: 'cfg/mcp-tool-classes.json',
+      classList: options.classList,
       servers: { notes: SERVED },
     });
     await mkdir(join(dir, '.github'), { recursive: true });
@@ -102,29 +111,68 @@ describe('a base class list behind a symlinked folder, in a shallow clone', () =
       const run = await runCliInMemory(['update'], { cwd: dir, git });
       expect(run.code, run.stderr).toBe(0);
     };
-    await update();
-    const base = git.offer(await git.workingTree());
-    // The API at the base: the files, and cfg as the symlink it is (a path through it is "not found").
+    if (options.atBase !== false) await update();
     const files = await git.workingTree();
-    for (const [path, entry] of Object.entries(files))
-      if (typeof entry === 'string') api.setFile(base, path, entry);
-    api.setSymlink(base, 'cfg', 'real');
-    // The PR drops idempotentHint and records it: only the base's class list can tell.
+    const base = git.offer(files);
+    if (options.served === 'all') {
+      for (const [path, entry] of Object.entries(files))
+        if (typeof entry === 'string') api.setFile(base, path, entry);
+      // As GitHub's API answers it: a path through cfg is "not found".
+      api.setSymlink(base, 'cfg', 'real');
+      // Named to come first: GitHub lists the first 1,000 entries of a folder by name.
+      for (let i = 0; i < (options.moreAtRoot ?? 0); i += 1)
+        api.setFile(base, `a${String(i).padStart(4, '0')}.txt`, '');
+    }
     await writeFile(join(dir, 'spec.json'), JSON.stringify(dropIdempotent(spec)));
     await update();
     git.commitFiles(await git.workingTree());
     const event = pullRequestEvent(1);
     (event.pull_request as { base: { sha: string } }).base.sha = base;
-    const run = await runActionInMemory({
+    const action = await runActionInMemory({
       workspace: dir,
       apiUrl: api.url,
       inputs: {},
       event,
       git,
     });
-    expect(git.asked).toContain(`fetch ${base}`);
-    expect(run.code, run.stdout).toBe(1);
-    const report = await reportOf(run.outputs.report);
-    expect(report.findings.map((f) => `${f.rule}:${f.tool}`)).toContain('hint-dropped:delete_note');
+    const report = await reportOf(action.outputs.report);
+    return {
+      action,
+      fetched: git.asked.includes(`fetch ${base}`),
+      findings: report.findings.map((f) => `${f.rule}:${f.tool ?? ''}`),
+    };
+  }
+
+  it('behind a symlinked folder: read at the base commit with git, not taken as absent', async () => {
+    const { action, fetched, findings } = await run({
+      classList: 'cfg/mcp-tool-classes.json',
+      served: 'all',
+    });
+    expect(fetched).toBe(true);
+    expect(action.code, action.stdout).toBe(1);
+    expect(findings).toContain('hint-dropped:delete_note');
+  });
+
+  it('absent at the base, each folder on its path listed: proved absent, nothing fetched', async () => {
+    const { action, fetched, findings } = await run({
+      classList: 'real/lists/mcp-tool-classes.json',
+      served: 'all',
+      atBase: false,
+    });
+    expect(fetched).toBe(false);
+    expect(action.code, action.stdout).toBe(0);
+    expect(findings).toContain('tool-added:delete_note');
+  });
+
+  it('a root listing cut at 1,000 entries, or a commit the API cannot read: git decides', async () => {
+    for (const options of [
+      { classList: 'cfg/mcp-tool-classes.json', served: 'all', moreAtRoot: 1_000 },
+      { classList: 'mcp-tool-classes.json', served: 'nothing' },
+    ] as const) {
+      const { action, fetched, findings } = await run(options);
+      expect(fetched, JSON.stringify(options)).toBe(true);
+      expect(action.code, action.stdout).toBe(1);
+      expect(findings).toContain('hint-dropped:delete_note');
+    }
   });
 });

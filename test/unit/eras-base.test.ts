@@ -4,7 +4,15 @@
 // and the base commit's git in memory; test/e2e/eras-base.test.ts runs the main case (there only).
 import { describe, expect, it } from 'vitest';
 import { auditListings } from '../../src/core/listings.js';
-import { json, notesSpec, withAnnotations, writeConfig, type Run } from '../support/cli.js';
+import {
+  json,
+  notesSpec,
+  tempDir,
+  withAnnotations,
+  writeConfig,
+  type Run,
+} from '../support/cli.js';
+import { runCliInMemory } from '../support/in-memory.js';
 import { eraConfig, serveEras } from '../support/base-fixtures.js';
 import { memoryRepository, type MemoryRepository } from '../support/repo-in-memory.js';
 
@@ -98,7 +106,7 @@ describe('the union of two eras, in-process', () => {
   });
 });
 
-describe("the era the workflow gives applies to every server: the PR's config cannot narrow it", () => {
+describe("the era the workflow gives is audited for every server: the PR's config cannot narrow it", () => {
   /** A base audited in both eras by the command line, its config naming no era. */
   async function flaggedRepository(configName: string) {
     const repo = await memoryRepository();
@@ -151,4 +159,27 @@ describe("the era the workflow gives applies to every server: the PR's config ca
       expect(rules(run, 'error')).toContain('hint-dropped:delete_note');
     },
   );
+
+  it("a server's own era adds to the run's: legacy and modern make both, and both stays both", async () => {
+    const dir = await tempDir();
+    const spec = await notesSpec();
+    await serveEras(dir, spec, spec);
+    const { servers } = eraConfig() as { servers: { notes: Record<string, unknown> } };
+    const eras: string[] = [];
+    for (const [own, given] of [
+      ['both', 'legacy'],
+      ['modern', 'legacy'],
+      ['legacy', 'legacy'],
+      ['modern', 'modern'],
+    ]) {
+      await writeConfig(dir, { servers: { notes: { ...servers.notes, protocolEra: own } } });
+      const run = await runCliInMemory(
+        ['list', '--format', 'json', '--config', 'auditor.yml', '--protocol-era', given as string],
+        { cwd: dir },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      eras.push((JSON.parse(run.stdout) as { servers: { era: string }[] }).servers[0]?.era ?? '');
+    }
+    expect(eras).toEqual(['both', 'both', 'legacy', 'modern']);
+  });
 });

@@ -318,6 +318,12 @@ describe('a hostile report file', () => {
       'c/old',
       'c/x',
     ]);
+    // The change's own server first, even where a longer name prefixes the old one too.
+    data.changes = [{ ...change('mcp__a__b__old'), server: 'a', name: 'mcp__a__x' }];
+    const own = parseReport(JSON.stringify(data), 'r.json') as Report;
+    expect(own.servers[0]?.changes.map((c) => `${c.before?.server}/${c.before?.tool}`)).toEqual([
+      'a/b__old',
+    ]);
   });
 
   it('of list or update is refused: it holds no verdict', () => {
