@@ -311,6 +311,21 @@ interface Route {
   operation: OpenApiOperation;
 }
 
+/** Sets `path` (slashes trimmed) to `value` in the commit `ref`'s map, made when missing. */
+function setAt(
+  commits: Map<string, Map<string, string>>,
+  ref: string,
+  path: string,
+  value: string,
+) {
+  let entries = commits.get(ref);
+  if (!entries) {
+    entries = new Map();
+    commits.set(ref, entries);
+  }
+  entries.set(path.replace(/^\/+|\/+$/g, ''), value);
+}
+
 function compileRoutes(doc: OpenApiDocument): Route[] {
   const routes: Route[] = [];
   for (const [template, item] of Object.entries(doc.paths)) {
@@ -510,21 +525,11 @@ class FakeGitHubServer implements FakeGitHub {
   }
 
   setFile(ref: string, path: string, content: string): void {
-    let tree = this.files.get(ref);
-    if (!tree) {
-      tree = new Map();
-      this.files.set(ref, tree);
-    }
-    tree.set(path.replace(/^\/+|\/+$/g, ''), content);
+    setAt(this.files, ref, path, content);
   }
 
   setSymlink(ref: string, path: string, target: string): void {
-    let links = this.symlinks.get(ref);
-    if (!links) {
-      links = new Map();
-      this.symlinks.set(ref, links);
-    }
-    links.set(path.replace(/^\/+|\/+$/g, ''), target);
+    setAt(this.symlinks, ref, path, target);
     if (!this.files.has(ref)) this.files.set(ref, new Map());
   }
 
