@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import * as core from '@actions/core';
 import { logLine } from './log.js';
+import { sentence } from '../core/text.js';
 import { DEFAULT_CLASS_LIST } from '../config/defaults.js';
 import { NULL_SHA } from '../config/base-reader.js';
 import { readRunConfig, type ConfigRead } from '../config/plan.js';
@@ -70,8 +71,8 @@ function readRepo(env: NodeJS.ProcessEnv): RepoRef | undefined {
 
 /**
  * The event, and the pull request it is about, if any. An event that cannot be read, or whose
- * pull_request lacks its number or base commit, is no pull request: `problem` says why (see
- * eventProblem for what becomes of it).
+ * pull_request lacks its number or base commit, is no pull request: `problem` says why, as a
+ * clause (see eventProblem for what becomes of it).
  */
 async function readEvent(
   path: string | undefined,
@@ -82,7 +83,7 @@ async function readEvent(
     event = JSON.parse(await readTrusted(path));
   } catch (error) {
     return {
-      problem: `The event file ${path} could not be read as JSON (${terminalSafe(getErrorMessage(error), 200)})`,
+      problem: `the event file ${path} could not be read as JSON (${terminalSafe(getErrorMessage(error), 200)})`,
     };
   }
   const pull = (event as { pull_request?: unknown } | null)?.pull_request;
@@ -93,7 +94,7 @@ async function readEvent(
     !Number.isSafeInteger(payload.number) ||
     typeof payload.base?.sha !== 'string'
   )
-    return { event, problem: "The event's pull_request has no number or base commit" };
+    return { event, problem: "the event's pull_request has no number or base commit" };
   return { event, pull: pullInfo(payload as PullPayload) };
 }
 
@@ -166,11 +167,11 @@ function eventProblem(
   const pullEvent = eventName?.startsWith('pull_request') === true;
   if (pullEvent && !inputs.reportFile && inputs.prNumber === undefined)
     throw new AuditError(
-      `The event is ${terminalSafe(eventName ?? '', 60)}, but ${read.problem ? `${read.problem.replace(/^The /, 'the ')}` : 'its payload names no pull request with a number and a base commit'}: without the base commit, what the PR does to the reviewed tools (a dropped hint, say) cannot be checked.`,
+      `The event is ${terminalSafe(eventName ?? '', 60)}, but ${read.problem ?? 'its payload names no pull request with a number and a base commit'}: without the base commit, what the PR does to the reviewed tools (a dropped hint, say) cannot be checked.`,
       'Run the step on the event as GitHub sends it (GITHUB_EVENT_PATH), or give pr-number with github-token to read the PR through the API.',
     );
   if (read.problem)
-    core.warning(`${read.problem}; this run is taken as not being about a pull request.`);
+    core.warning(sentence(`${read.problem}; this run is taken as not being about a pull request`));
 }
 
 /** The config file (with .mcp.json's servers when it names none), as the CLI reads it too. */
@@ -180,7 +181,7 @@ async function readConfig(inputs: ActionInputs): Promise<ConfigRead> {
     required: inputs.configRequired,
     direct: Boolean(inputs.overrides.command?.length || inputs.overrides.url),
   });
-  if (config.note) logLine(`${config.note[0]?.toUpperCase()}${config.note.slice(1)}.`);
+  if (config.note) logLine(sentence(config.note));
   return config;
 }
 

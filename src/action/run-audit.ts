@@ -2,6 +2,7 @@ import { relative, resolve, sep } from 'node:path';
 import { repositoryRoot, runnerTempRoot, writeConfined, type WriteRoot } from '../confined.js';
 import * as core from '@actions/core';
 import { logLine } from './log.js';
+import { sentence } from '../core/text.js';
 import { runAudit, type AuditOptions } from '../audit.js';
 import { actionClientRules, writeRulesOutput, type ActionClientRules } from './client-rules.js';
 import type { BaseRead } from '../config/base.js';
@@ -196,7 +197,7 @@ async function fromReportFile(
 async function settle(context: ActionContext, known: Known): Promise<[Settings, Known]> {
   const { inputs, config } = context;
   const { settings, note } = await planSettings(config, inputs.overrides, 'action');
-  if (note) logLine(`${note[0]?.toUpperCase()}${note.slice(1)}.`);
+  if (note) logLine(sentence(note));
   const configured = settings.servers;
   // Before the audit prints anything: the config's URLs and headers, variables expanded.
   const present = new Set(known.secrets);

@@ -15,6 +15,11 @@ export function hintText(value: RecordedHint, absent = 'absent'): string {
   return value === 'absent' ? absent : String(value);
 }
 
+/** A clause as a sentence of its own: "the note" -> "The note.". */
+export function sentence(clause: string): string {
+  return `${clause[0]?.toUpperCase() ?? ''}${clause.slice(1)}.`;
+}
+
 /** "a", "a and b", "a, b and c". */
 export function list(items: string[]): string {
   return items.length <= 1
