@@ -67,7 +67,7 @@ export const LAYERS = [
   },
   {
     name: 'entries',
-    files: ['cli.ts', 'index.ts'],
+    files: ['cli.ts', 'index.ts', 'last-resort.ts'],
     may: [
       'cli',
       'action',

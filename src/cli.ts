@@ -4,6 +4,7 @@ import { enableCompileCache } from './compile-cache.js';
 import { describeError } from './errors.js';
 import { holdYoungGeneration } from './heap.js';
 import { noWorkflowCommands } from './escape.js';
+import { onUncaught } from './last-resort.js';
 import { prestartForCli } from './cli/early.js';
 import { stopUnclaimed } from './server/early.js';
 import { exitOnceWritten, stopsSettled } from './server/process.js';
@@ -43,5 +44,6 @@ async function main(): Promise<void> {
   process.exitCode = result.exitCode;
 }
 
-// An unexpected rejection is left for Node to report; it sets the exit code itself.
+// An error nothing caught ends the command with exit code 2, said in one filtered line.
+onUncaught(2);
 void main().then(exitOnceWritten);

@@ -1,6 +1,7 @@
 import { enableCompileCache } from './compile-cache.js';
 import { getErrorMessage } from './errors.js';
 import { holdYoungGeneration } from './heap.js';
+import { onUncaught } from './last-resort.js';
 import { prestartForAction } from './action/early.js';
 import { stopUnclaimed } from './server/early.js';
 import { exitOnceWritten, stopsSettled } from './server/process.js';
@@ -21,6 +22,9 @@ async function main(): Promise<void> {
     await stopsSettled();
   }
 }
+
+// An error nothing caught fails the step, said in one filtered line (see last-resort.ts).
+onUncaught(1);
 
 // run() reports every failure of the audit itself; what is left is the runner's own files failing
 // under it (an output or summary file that cannot be written). Said in one line, not a stack.
