@@ -21,6 +21,7 @@ import { AuditError } from './errors.js';
 import { confinedPath, repositoryRoot, writeConfined, type WriteRoot } from './confined.js';
 import { readClassList } from './files.js';
 import { activeGit } from './git.js';
+import type { ClassifiedTool } from './core/classify.js';
 import type { Finding } from './core/findings.js';
 import { auditListings, liveRecords } from './core/listings.js';
 import {
@@ -50,6 +51,7 @@ import { applyPolicy } from './core/waivers.js';
 import {
   allFindings,
   resultOf,
+  type AuditedTool,
   type Mode,
   type Report,
   type ServerReport,
@@ -115,6 +117,18 @@ export function describeTarget(server: ServerSettings): string {
     : redactUrl(t.url);
 }
 
+/**
+ * The tools, each given its full name in place: they are this listing's own objects. Not copied:
+ * a copy of each (Object.assign into a new object; a spread gave each copy a hidden class of its
+ * own) was one more object a tool to build and keep for the whole run (some 3 ms of CPU at 10,000
+ * tools), and tools of one shape that gain the same field share one new shape.
+ */
+function withFullNames(tools: ClassifiedTool[], server: string): AuditedTool[] {
+  const audited = tools as AuditedTool[];
+  for (const tool of audited) tool.fullName = fullToolName(server, tool.name);
+  return audited;
+}
+
 /** A server listed and its tools audited: its report, and the class-list entries of what it listed. */
 async function listServer(
   server: ServerSettings,
@@ -136,10 +150,7 @@ async function listServer(
     server: name,
     target: describeTarget(server),
     era: server.era,
-    // Object.assign, not a spread: V8 gives each object a spread copies from tools of more than
-    // one shape a hidden class of its own (10,000 of them at 10,000 tools: 4 MiB more heap, and
-    // every renderer's reads of a tool's fields slower); copied so, the tools share a few.
-    tools: tools.map((t) => Object.assign({}, t, { fullName: fullToolName(name, t.name) })),
+    tools: withFullNames(tools, name),
     findings,
     changes: [],
     stdoutNoise: primary.stdoutNoise,
