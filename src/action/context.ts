@@ -60,7 +60,7 @@ export interface ActionContext {
   /** The PR the comments go on; a report-file job's is verified later (see verifiedPull). */
   target?: CommentTarget;
   config: ConfigRead;
-  /** The commit a check compares with (absent when the event names none). */
+  /** The commit a check compares with, or why there is none (absent: no check, or a report file). */
   base?: BaseCommit;
 }
 
@@ -195,14 +195,41 @@ function eventSha(value: unknown, where: string): string {
 }
 
 /**
+ * The pull request an event is about, when it carries no pull_request of its own: a comment on a
+ * PR (`issue.pull_request`), a check suite or run GitHub ties to PRs, or a workflow_run (the job
+ * after a PR's workflow, whose payload lists no PR for a fork). As a phrase; undefined when the
+ * event is about none.
+ */
+function pullRequestOf(event: unknown, eventName: string | undefined): string | undefined {
+  const payload = (event ?? {}) as {
+    issue?: { number?: unknown; pull_request?: unknown };
+    check_suite?: { pull_requests?: unknown };
+    check_run?: { pull_requests?: unknown };
+  };
+  const issue = payload.issue;
+  if (issue?.pull_request !== undefined && issue.pull_request !== null)
+    return typeof issue.number === 'number' && Number.isSafeInteger(issue.number)
+      ? `PR #${issue.number}`
+      : 'a pull request';
+  const listed = [payload.check_suite?.pull_requests, payload.check_run?.pull_requests];
+  if (listed.some((prs) => Array.isArray(prs) && prs.length > 0)) return 'a pull request';
+  if (eventName === 'workflow_run')
+    return "another workflow's run (a pull request's, when it ran on one)";
+  return undefined;
+}
+
+/**
  * The base a check compares with: the PR's base commit, `merge_group.base_sha`, or a push's
- * `before`. A push that creates its branch has no before (the all-zero id): said, not guessed.
+ * `before`. The events that name it are an allow-list: an event about a pull request that names
+ * no base (a PR comment, a check suite, a workflow_run) fails the run, since comparing with HEAD
+ * alone would pass a dropped hint; any other event (workflow_dispatch, schedule, ...) and a push
+ * that creates its branch (the all-zero before) have no earlier commit: said, never guessed.
  */
 export function baseOfEvent(
   event: unknown,
   eventName: string | undefined,
   pull: PullRequestInfo | undefined,
-): BaseCommit | undefined {
+): BaseCommit {
   const short = (sha: string) => sha.slice(0, 12);
   if (pull)
     return { sha: pull.baseSha, label: `the base commit ${short(pull.baseSha)}`, ofPull: true };
@@ -211,7 +238,18 @@ export function baseOfEvent(
     const sha = eventSha(payload.merge_group?.base_sha, 'merge_group.base_sha');
     return { sha, label: `the merge group's base commit ${short(sha)}` };
   }
-  if (eventName !== 'push') return undefined;
+  const name = terminalSafe(eventName ?? 'unnamed', 60);
+  if (eventName !== 'push') {
+    const about = pullRequestOf(event, eventName);
+    if (about !== undefined)
+      throw new AuditError(
+        `The event is ${name}, about ${about}, but it names no base commit: without it, what the PR does to the reviewed tools (a dropped hint, say) cannot be checked.`,
+        'Give pr-number (the PR to check) with github-token, so that its base commit is read through the API; or, in a workflow_run job that comments, give report-file; or run the check on pull_request events.',
+      );
+    return {
+      none: `No base comparison was made: the event is ${name}, about no pull request, merge group or push, so there is no earlier commit to compare with. The class list at HEAD is checked as it is.`,
+    };
+  }
   const sha = eventSha(payload.before, 'before');
   if (NULL_SHA.test(sha))
     return {
@@ -260,9 +298,11 @@ export async function readContext(
   // Read after the comment target is known: a config file that is wrong marks the comment.
   const knows = knownOf({ inputs, ...(target ? { target } : {}) }, known);
   const config = await within(knows, () => readConfig(inputs));
-  const base = inputs.reportFile
-    ? undefined
-    : await within(knows, () => Promise.resolve(baseOfEvent(event, env.GITHUB_EVENT_NAME, pull)));
+  // Only a check compares with a base (update records what the server lists now).
+  const base =
+    inputs.reportFile || inputs.mode !== 'check'
+      ? undefined
+      : await within(knows, () => Promise.resolve(baseOfEvent(event, env.GITHUB_EVENT_NAME, pull)));
   return {
     env,
     inputs,

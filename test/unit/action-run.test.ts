@@ -98,6 +98,52 @@ describe('the action, run in process', () => {
     expect(body).toContain('@\u2060some-org/team');
   });
 
+  it('events are an allow-list: one about a PR that names no base fails, one about none says it compared nothing', async () => {
+    const { dir } = await prWorkspace(api, { base: spec });
+    const dropped = await specServer(dir, 'dropped.json', dropDestructive(spec));
+    await recordAtHead(dir, dropped);
+    const inputs = { command: quote(dropped), policies: 'claude' };
+    const about: [string, unknown, string][] = [
+      ['issue_comment', { issue: { number: 1, pull_request: { url: 'x' } } }, 'about PR #1'],
+      ['check_suite', { check_suite: { pull_requests: [{ number: 1 }] } }, 'about a pull request'],
+      ['check_run', { check_run: { pull_requests: [{ number: 1 }] } }, 'about a pull request'],
+      [
+        'workflow_run',
+        { workflow_run: { pull_requests: [] } },
+        "about another workflow's run (a pull request's, when it ran on one)",
+      ],
+    ];
+    for (const [eventName, event, what] of about) {
+      const run = await runIn(api, dir, inputs, {
+        event: event as Record<string, unknown>,
+        eventName,
+      });
+      expect(run.code, `${eventName}: ${run.stdout}`).toBe(1);
+      expect(run.outputs.result).toBe('error');
+      expect(run.stdout).toContain(
+        `::error::The event is ${eventName}, ${what}, but it names no base commit: without it, what the PR does to the reviewed tools (a dropped hint, say) cannot be checked.`,
+      );
+    }
+    // Told the PR by number, the same comment event reads its base through the API: caught.
+    const named = await runIn(
+      api,
+      dir,
+      { ...inputs, 'pr-number': '1' },
+      { event: about[0]?.[1] as Record<string, unknown>, eventName: 'issue_comment' },
+    );
+    expect(named.code, named.stdout).toBe(1);
+    expect(named.outputs.result).toBe('failed');
+    expect(named.summary).toContain('hint-dropped');
+    // About no PR: HEAD alone is checked, and the log and the summary say so.
+    for (const eventName of ['workflow_dispatch', 'schedule', 'issue_comment']) {
+      const run = await runIn(api, dir, inputs, { event: { issue: { number: 2 } }, eventName });
+      expect(run.code, `${eventName}: ${run.stdout}`).toBe(0);
+      const none = `No base comparison was made: the event is ${eventName}, about no pull request, merge group or push`;
+      expect(run.stdout).toContain(`::notice::${none}`);
+      expect(run.summary).toContain(none);
+    }
+  });
+
   it('a working-directory that does not exist fails the step with a message naming it', async () => {
     const dir = await tempDir();
     for (const command of [`node ${EXAMPLE}`, '']) {
