@@ -82,12 +82,11 @@ export function diffRecords(
       changes.push(renameChange(oldKey, newKey, b, a, probable));
     }
   };
-  rename(schemaRenames({ removed, added, before, after }), false);
+  const candidates = { removed, added, before, after };
+  const settled = settledRenames(candidates, schemaRenames(candidates));
+  rename(settled.certain, false);
+  rename(settled.probable, true);
   const unpaired = (keys: string[]) => keys.filter((k) => !renamed.has(k));
-  rename(
-    probableRenames({ removed: unpaired(removed), added: unpaired(added), before, after }),
-    true,
-  );
   for (const key of unpaired(removed))
     changes.push(oneSided('removed', key, before.get(key) as ToolRecord));
   for (const key of unpaired(added))
@@ -137,6 +136,59 @@ export function schemaRenames({
   return pairs;
 }
 
+/**
+ * The renames of `certain` pairs (by schema or name) and of the probable-rename heuristic over
+ * the tools they leave. A certain pair stands unless its added tool would relax another removed
+ * tool more than the one it is paired with, and more than that tool's own partner (none: 0)
+ * does: then which tool it replaced is not known (a delete tool removed beside a read tool whose
+ * schema a read-only successor copied, say), and it goes back to the heuristic, which judges the
+ * worst case. Each round takes one pair back; the check asks of each kind of removed tool, not
+ * of each tool, so no step is quadratic in the tools.
+ */
+export function settledRenames(
+  c: RenameCandidates,
+  certain: [string, string][],
+  across = false,
+): { certain: [string, string][]; probable: [string, string][] } {
+  const record = (side: Map<string, ToolRecord>, key: string) => side.get(key) as ToolRecord;
+  let kept = certain;
+  for (;;) {
+    const used = new Set(kept.flat());
+    const left = (keys: string[]) => keys.filter((k) => !used.has(k));
+    const probable = probableRenames(
+      { ...c, removed: left(c.removed), added: left(c.added) },
+      across,
+    );
+    const partner = new Map(
+      probable.map(([o, n]) => [o, relaxation(record(c.before, o), record(c.after, n))]),
+    );
+    // Each kind of removed tool left by the certain pairs, with the least relaxation its tools got.
+    const kinds = new Map<string, { tool: ToolRecord; got: number }>();
+    for (const key of left(c.removed)) {
+      const tool = record(c.before, key);
+      const kind = `${across ? tool.server : ''}/${kindOf(tool)}`;
+      const got = partner.get(key) ?? 0;
+      const held = kinds.get(kind);
+      if (!held || got < held.got) kinds.set(kind, { tool, got });
+    }
+    const unsettled = kept.find(([oldKey, newKey]) => {
+      const a = record(c.after, newKey);
+      const own = relaxation(record(c.before, oldKey), a);
+      return [...kinds.values()].some(
+        ({ tool, got }) =>
+          (tool.server === a.server) !== across && relaxation(tool, a) > Math.max(own, got),
+      );
+    });
+    if (!unsettled) return { certain: kept, probable };
+    kept = kept.filter((pair) => pair !== unsettled);
+  }
+}
+
+/** What {@link relaxation} reads of a removed tool: its class and which hints it declares. */
+function kindOf(record: ToolRecord): string {
+  return `${record.class}:${HINT_NAMES.map((h) => (record.hints[h] === 'absent' ? 0 : 1)).join('')}`;
+}
+
 /** An added or a removed tool: its record on its one side. */
 function oneSided(kind: 'added' | 'removed', name: string, record: ToolRecord): ToolChange {
   return {
@@ -171,16 +223,17 @@ export function renameChange(
 }
 
 /**
- * Whether `after`, taken as `before` renamed, would drop one of its declared hints or relax its
- * class: what a rename with a schema change could otherwise hide as removed + added. Any hint
- * counts, not only the class-bearing ones: a dropped idempotentHint or openWorldHint is a
- * hint-dropped finding too, and removed + added would hide it.
+ * How much `after`, taken as `before` renamed, would relax it: the classes it falls (times 8),
+ * plus the declared hints it drops; 0 when it relaxes nothing. Any hint counts, not only the
+ * class-bearing ones: a dropped idempotentHint or openWorldHint is a hint-dropped finding too,
+ * and removed + added would hide it.
  */
-function wouldRelax(before: ToolRecord, after: ToolRecord): boolean {
-  return (
-    CLASS_RANK[after.class] < CLASS_RANK[before.class] ||
-    HINT_NAMES.some((h) => before.hints[h] !== 'absent' && after.hints[h] === 'absent')
-  );
+function relaxation(before: ToolRecord, after: ToolRecord): number {
+  const fall = Math.max(0, CLASS_RANK[before.class] - CLASS_RANK[after.class]);
+  const dropped = HINT_NAMES.filter(
+    (h) => before.hints[h] !== 'absent' && after.hints[h] === 'absent',
+  ).length;
+  return fall * 8 + dropped;
 }
 
 /** How alike two tool names are: the length of their common prefix and suffix. */
@@ -199,11 +252,14 @@ function nameLikeness(a: string, b: string): number {
 
 /**
  * The probable-rename heuristic: among the removed and added tools of one server that no schema
- * paired, each removed tool (in name order) is paired with the added tool that would drop one of
- * its declared hints or relax its class, the most alike by name first. A rename that also
- * changed the schema is then still judged as one tool, so hint-dropped and class-relaxed apply;
- * a removal and an unrelated addition that happen to fit are reported the same way, as probable,
- * which a reviewer can approve. With `across`, only pairs of two different servers (moves).
+ * paired, each removed tool is paired with the added tool that would relax it most (drop one of
+ * its declared hints, or its class), the most alike by name among equals. The riskiest removed
+ * tools choose first (delete, then edit, then read): the worst case is what is judged, so that a
+ * second tool removed beside a delete tool cannot take its successor and leave the delete tool
+ * a plain removal. A rename that also changed the schema is then still judged as one tool, so
+ * hint-dropped and class-relaxed apply; a removal and an unrelated addition that happen to fit
+ * are reported the same way, as probable, which a reviewer can approve. With `across`, only
+ * pairs of two different servers (moves).
  */
 export function probableRenames(
   { removed, added, before, after }: RenameCandidates,
@@ -211,14 +267,18 @@ export function probableRenames(
 ): [string, string][] {
   const pairs: [string, string][] = [];
   const free = new Set([...added].sort());
-  for (const oldKey of [...removed].sort()) {
+  const risk = (key: string) => CLASS_RANK[(before.get(key) as ToolRecord).class];
+  const order = [...removed].sort((x, y) => risk(y) - risk(x) || (x < y ? -1 : x > y ? 1 : 0));
+  for (const oldKey of order) {
     const b = before.get(oldKey) as ToolRecord;
-    let best: { key: string; likeness: number } | undefined;
+    let best: { key: string; relaxes: number; likeness: number } | undefined;
     for (const newKey of free) {
       const a = after.get(newKey) as ToolRecord;
-      if ((a.server === b.server) === across || !wouldRelax(b, a)) continue;
+      const relaxes = (a.server === b.server) === across ? 0 : relaxation(b, a);
+      if (relaxes === 0) continue;
       const likeness = nameLikeness(b.tool, a.tool);
-      if (!best || likeness > best.likeness) best = { key: newKey, likeness };
+      if (!best || relaxes > best.relaxes || (relaxes === best.relaxes && likeness > best.likeness))
+        best = { key: newKey, relaxes, likeness };
     }
     if (best) {
       free.delete(best.key);

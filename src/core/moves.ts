@@ -1,9 +1,9 @@
 import type { ToolRecord } from './classlist.js';
 import {
   changeFindings,
-  probableRenames,
   renameChange,
   schemaRenames,
+  settledRenames,
   type RenameCandidates,
   type ToolChange,
 } from './diff.js';
@@ -64,13 +64,14 @@ export function movePairs(
   });
   const across = ([oldKey, newKey]: [string, string]) =>
     removed.get(oldKey)?.server !== added.get(newKey)?.server;
-  for (const step of [nameMoves, schemaRenames]) {
-    for (const pair of step(candidates()).filter(across)) {
-      paired.add(pair[0]).add(pair[1]);
-      pairs.push(pair);
-    }
+  for (const pair of nameMoves(candidates()).filter(across)) {
+    paired.add(pair[0]).add(pair[1]);
+    pairs.push(pair);
   }
-  return [...pairs, ...probableRenames(candidates(), true)];
+  // By schema, then the heuristic, each schema pair standing only where it hides no worse one.
+  const left = candidates();
+  const settled = settledRenames(left, schemaRenames(left).filter(across), true);
+  return [...pairs, ...settled.certain, ...settled.probable];
 }
 
 /** The one-sided changes of every server of this kind, by full name, with the server's report. */

@@ -94,6 +94,88 @@ describe('diffRecords and changeFindings', () => {
   });
 });
 
+describe('which removed tool an added one replaced: the worst case is judged', () => {
+  const DELETE = { readOnlyHint: false, destructiveHint: true, openWorldHint: false };
+  const EDIT = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+  const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
+  const summary = (before: Map<string, ToolRecord>, after: Map<string, ToolRecord>) => {
+    const changes = diffRecords(before, after);
+    return {
+      changes: changes.map((c) => `${c.kind}:${c.renamedFrom?.slice(8) ?? ''}>${c.tool}`),
+      errors: changeFindings(changes)
+        .filter((f) => f.severity === 'error')
+        .map((f) => `${f.rule}:${f.tool}`),
+    };
+  };
+
+  it('a second tool removed beside a delete tool cannot take its read-only successor', () => {
+    const before = records(
+      { name: 'archive_note', inputSchema: schema('why'), annotations: EDIT },
+      { name: 'delete_note', inputSchema: schema('id'), annotations: DELETE },
+    );
+    const after = records({
+      name: 'delete_note_v2',
+      inputSchema: schema('note'),
+      annotations: READ,
+    });
+    expect(summary(before, after)).toEqual({
+      changes: ['removed:>archive_note', 'renamed:delete_note>delete_note_v2'],
+      errors: ['class-relaxed:delete_note_v2'],
+    });
+  });
+
+  it("a read-only successor on a removed read tool's schema is still judged against the delete tool", () => {
+    const noArgs = { type: 'object', properties: {} };
+    const before = records(
+      { name: 'list_notes', inputSchema: noArgs, annotations: READ },
+      { name: 'delete_note', inputSchema: schema('id'), annotations: DELETE },
+    );
+    const after = records({ name: 'delete_note_v2', inputSchema: noArgs, annotations: READ });
+    expect(summary(before, after)).toEqual({
+      changes: ['renamed:delete_note>delete_note_v2', 'removed:>list_notes'],
+      errors: ['class-relaxed:delete_note_v2'],
+    });
+    // With no tool it relaxes more, the same schema is a plain rename.
+    const kept = records(
+      { name: 'list_all', inputSchema: noArgs, annotations: READ },
+      { name: 'delete_note', inputSchema: schema('id'), annotations: DELETE },
+    );
+    expect(summary(before, kept)).toEqual({ changes: ['renamed:list_notes>list_all'], errors: [] });
+  });
+
+  it('a schema pair stands when the tool it could hide got a partner as bad of its own', () => {
+    const before = records(
+      { name: 'old', inputSchema: schema('y'), annotations: DELETE },
+      { name: 'del', inputSchema: schema('z'), annotations: { ...DELETE, idempotentHint: true } },
+    );
+    // `new` would drop two of del's hints and one of old's; erase relaxes del more still.
+    const after = records(
+      {
+        name: 'new',
+        inputSchema: schema('y'),
+        annotations: { ...DELETE, openWorldHint: undefined },
+      },
+      { name: 'erase', inputSchema: schema('w'), annotations: EDIT },
+    );
+    const changes = diffRecords(before, after);
+    expect(
+      changes.map((c) => `${c.renamedFrom?.slice(8)}>${c.tool}:${c.probable ?? false}`),
+    ).toEqual(['del>erase:true', 'old>new:false']);
+  });
+
+  it('a decoy more alike by name does not take the successor that relaxes the delete tool most', () => {
+    const before = records({ name: 'delete_note', inputSchema: schema('id'), annotations: DELETE });
+    const after = records(
+      { name: 'delete_notes', inputSchema: schema('ids'), annotations: EDIT },
+      { name: 'purge', inputSchema: schema('all'), annotations: READ },
+    );
+    expect(summary(before, after)).toEqual({
+      changes: ['added:>delete_notes', 'renamed:delete_note>purge'],
+      errors: ['class-relaxed:purge'],
+    });
+  });
+});
+
 describe('renames and reasons', () => {
   const noArgs = { type: 'object', properties: {} };
   const reason = 'Read-only; safe to allow without asking.';
