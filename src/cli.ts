@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-import { quickAnswer, type CliResult } from './cli/help.js';
+import { failedCommand, quickAnswer, type CliResult } from './cli/help.js';
 import { enableCompileCache } from './compile-cache.js';
-import { describeError } from './errors.js';
 import { holdYoungGeneration } from './heap.js';
 import { noWorkflowCommands } from './escape.js';
 import { onUncaught } from './last-resort.js';
@@ -23,11 +22,7 @@ async function runCommand(argv: string[]): Promise<CliResult> {
     await holdYoungGeneration();
     return await runCli(argv);
   } catch (error) {
-    return {
-      exitCode: 2,
-      stdout: '',
-      stderr: `mcp-annotation-auditor: ${describeError(error)}\n`,
-    };
+    return failedCommand(error);
   } finally {
     // Whatever failed after the audit, no server outlives the command.
     await stopUnclaimed();

@@ -40,6 +40,14 @@ const INVISIBLE_CLASS = '\\p{Cf}\\p{Default_Ignorable_Code_Point}\\u2028\\u2029\
 /** Every invisible character, for `replace` only (global: `test` would keep its place). */
 export const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, 'gu');
 
+/**
+ * What a JSON text written for people to read (the class list, diffed in review) shows as
+ * `\uXXXX`: the invisible characters, and DEL and the C1 controls (U+007F-U+009F), which
+ * JSON.stringify writes as they are and a terminal may act on (U+009B is CSI). JSON.stringify
+ * escapes the C0 controls itself. For `replace` only.
+ */
+export const UNSEEN_IN_JSON = new RegExp(`[\\u007f-\\u009f${INVISIBLE_CLASS}]`, 'gu');
+
 /** Control characters (\p{Cc}: U+0000-U+001F, U+007F-U+009F) and the invisible ones. */
 const TERMINAL_UNSAFE = new RegExp(`[\\p{Cc}${INVISIBLE_CLASS}]`, 'u');
 const TERMINAL_UNSAFE_ALL = new RegExp(TERMINAL_UNSAFE.source, 'gu');

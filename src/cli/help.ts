@@ -1,4 +1,6 @@
 import type { Command, FlagSpec } from '../config/options.js';
+import { describeError } from '../errors.js';
+import { linesSafe } from '../escape.js';
 import { VERSION } from '../version.js';
 import { flagRows, kindIn, type FlagRow } from './args.js';
 
@@ -11,6 +13,19 @@ export interface CliResult {
   exitCode: number;
   stdout: string;
   stderr: string;
+}
+
+/**
+ * A command that could not run: exit code 2 and the error for a person. It may quote the PR's
+ * files (a config key, a class list field), so it is shown line by line with every control
+ * character escaped, as the server's own words are.
+ */
+export function failedCommand(error: unknown): CliResult {
+  return {
+    exitCode: 2,
+    stdout: '',
+    stderr: `mcp-annotation-auditor: ${linesSafe(describeError(error), Infinity)}\n`,
+  };
 }
 
 /** Help's width, and the column each option's words start at. */

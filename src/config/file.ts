@@ -1,3 +1,4 @@
+import { bound } from '../escape.js';
 import * as z from 'zod/v4';
 import { lazily } from '../lazy.js';
 import { normalizeServerName } from '../core/classlist.js';
@@ -288,6 +289,24 @@ function checkStartKeys(data: unknown, path: string): void {
   }
 }
 
+/**
+ * A key named `__proto__`, anywhere in the file, is refused: the schema's records drop it, so a
+ * server (or an env variable, a header, a rule) keyed so would be left out of the run unseen.
+ */
+function refuseProtoKeys(data: unknown, path: string, at: string[]): void {
+  if (Array.isArray(data)) {
+    data.forEach((item, i) => refuseProtoKeys(item, path, [...at, String(i)]));
+    return;
+  }
+  if (!isObject(data)) return;
+  if (Object.hasOwn(data, '__proto__'))
+    throw new AuditError(
+      `The config file ${path} has a key "__proto__"${at.length ? ` under ${bound(at.join('.'), 200)}` : ''}: no key may be named so, since it would be left out unseen.`,
+      'Rename it (a server key names the server in reports and in mcp__<server>__<tool>).',
+    );
+  for (const [key, value] of Object.entries(data)) refuseProtoKeys(value, path, [...at, key]);
+}
+
 /** An HTTP server's entry (url, headers, and the start command that launches it, if any). */
 function httpServerFromConfig(
   key: string,
@@ -484,6 +503,7 @@ export async function readConfigFile(
   }
   const data = await parseConfigText(text, path);
   const fileSchema = schemas().file;
+  refuseProtoKeys(data, path, []);
   checkTopLevelKeys(data, path, Object.keys(fileSchema.shape));
   checkStartKeys(data, path);
   const parsed = fileSchema.safeParse(data);

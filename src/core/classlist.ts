@@ -13,7 +13,7 @@ import {
 import { parseJsonText, withJsonPositions } from './jsontext.js';
 import { shapes } from './schemas.js';
 import { AuditError, describeError } from '../errors.js';
-import { INVISIBLE, terminalSafe, unicodeEscape } from '../escape.js';
+import { terminalSafe, unicodeEscape, UNSEEN_IN_JSON } from '../escape.js';
 import { HINT_NAMES, isObject, type HintName } from './tools.js';
 import type { Pin } from './pins.js';
 
@@ -368,8 +368,9 @@ function compareKeys(a: string, b: string): number {
 
 /**
  * The file text: sorted keys, fixed field order, two-space indent, LF, trailing newline. Bidi and
- * invisible characters are written as `\uXXXX` escapes (JSON.parse reads them back the same), so
- * the diff reviewers read shows them and is not reordered by them.
+ * invisible characters, DEL and the C1 controls are written as `\uXXXX` escapes (JSON.parse reads
+ * them back the same), so the diff reviewers read shows them and is not reordered or driven by
+ * them.
  */
 export function serializeClassList(list: ClassList): string {
   const tools: Record<string, unknown> = {};
@@ -381,7 +382,7 @@ export function serializeClassList(list: ClassList): string {
   file.version = CLASS_LIST_VERSION;
   file.tools = tools;
   // Outside strings the text is ASCII: only characters inside strings are rewritten.
-  return `${JSON.stringify(file, null, 2).replace(INVISIBLE, unicodeEscape)}\n`;
+  return `${JSON.stringify(file, null, 2).replace(UNSEEN_IN_JSON, unicodeEscape)}\n`;
 }
 
 /** The entries of one server. */

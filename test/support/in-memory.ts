@@ -20,7 +20,7 @@ import type { AuditError } from '../../src/errors.js';
 import { buildSpecServer } from '../fixtures/servers/spec-server.mjs';
 import { loadNotesSpec, readSpec } from '../fixtures/servers/shared.mjs';
 import { runCli as runCommands } from '../../src/cli/commands.js';
-import { describeError } from '../../src/errors.js';
+import { failedCommand } from '../../src/cli/help.js';
 import { noWorkflowCommands } from '../../src/escape.js';
 import { EXAMPLE, NOTES_SERVER, type Run } from './cli.js';
 import type { Git } from '../../src/git.js';
@@ -141,7 +141,8 @@ export async function runCliInMemory(
       stderr: noWorkflowCommands(result.stderr),
     };
   } catch (error) {
-    return { code: 2, stdout: '', stderr: `mcp-annotation-auditor: ${describeError(error)}\n` };
+    const failed = failedCommand(error);
+    return { code: failed.exitCode, stdout: '', stderr: noWorkflowCommands(failed.stderr) };
   } finally {
     process.chdir(before);
     if (pwd === undefined) delete process.env.PWD;

@@ -139,6 +139,18 @@ describe('serializeClassList: what reviewers read in the diff', () => {
     for (const n of hidden) expect(toolLines(text).get(`mcp__s__${n}`)).toBeGreaterThan(0);
   });
 
+  it('writes DEL and the C1 controls (CSI, OSC, ST, NEL) as escapes, which read back identically', () => {
+    const hidden = ['csi\u009b31m', 'osc\u009d0;T\u009c', 'nel\u0085x', 'del\u007f'];
+    const tools = new Map(
+      hidden.map((n) => [`mcp__s__${n}`, { ...record(n), title: `T\u009b2J` }] as const),
+    );
+    const text = serializeClassList({ tools });
+    expect(text).not.toMatch(/[\u007f-\u009f]/);
+    expect(text).toContain('"mcp__s__csi\\u009b31m": {');
+    expect(text).toContain('"title": "T\\u009b2J"');
+    expect(serializeClassList(parseClassList(text, 'x.json'))).toBe(text);
+  });
+
   it('writes format characters, fillers, variation selectors and tag characters as escapes too', () => {
     const hidden = ['soft\u00adhyphen', 'hangul\u3164filler', 'braille\u2800blank', 'tag\u{e0041}'];
     const tools = new Map(

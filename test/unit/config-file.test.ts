@@ -33,6 +33,26 @@ async function readError(name: string, text: string): Promise<string> {
 const waiver = (expires: string) =>
   `waivers:\n  - rule: hint-dropped\n    tool: delete_note\n    reason: reviewed\n    expires: ${expires}\n`;
 
+describe('config file: a key named __proto__', () => {
+  it('is refused wherever it is, since the schema would drop it unseen', async () => {
+    const cases: [string, string, string][] = [
+      ['a.yml', 'servers:\n  __proto__:\n    command: node\n', ''],
+      ['.mcp.json', '{"mcpServers": {"__proto__": {"command": "node"}}}', ' under mcpServers'],
+      [
+        'a.yml',
+        'servers:\n  notes:\n    command: node\n    env:\n      __proto__: x\n',
+        ' under servers.notes.env',
+      ],
+    ];
+    for (const [name, text, under] of cases) {
+      const message = await readError(name, text);
+      expect(message).toContain(
+        `has a key "__proto__"${under || ' under servers'}: no key may be named so`,
+      );
+    }
+  });
+});
+
 describe('config file: waiver expiry dates', () => {
   it('accepts a real day, quoted or not', async () => {
     expect((await read('a.yml', waiver('2027-02-28')))?.waivers?.[0]?.expires).toBe('2027-02-28');

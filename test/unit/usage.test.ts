@@ -1,6 +1,8 @@
 // The CLI's refusals of bad command lines, the CLI in memory: exit 2 and one readable line, no
 // stack. test/e2e/cli.test.ts has the real process answer an unknown command and a missing one.
 // Then the exit codes --fail-on sets, and each command's --help.
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE, notesSpec, specServer, tempDir } from '../support/cli.js';
 import { runCliInMemory } from '../support/in-memory.js';
@@ -52,6 +54,34 @@ describe('exit codes', () => {
     expect((await check('--fail-on', 'warning')).code).toBe(1);
     expect((await check('--fail-on', 'notice')).code).toBe(1);
     expect((await check('--fail-on', 'never')).code).toBe(0);
+  });
+
+  it("an error quoting the PR's files shows their control characters escaped, line by line", async () => {
+    const dir = await tempDir();
+    const ESC = '\u001b';
+    const cases: [string, string, string[]][] = [
+      [
+        '.github/mcp-annotation-auditor.yml',
+        'servers:\n  "x\\e]0;PWNED\\a\\e[31mRED":\n    command: node\n    bogus: 1\n',
+        [],
+      ],
+      ['.mcp.json', '{"mcpServers":{"x\\u001b[31mRED":{"command":"node","bogus":1}}}', []],
+      [
+        'mcp-tool-classes.json',
+        '{"version":1,"tools":{},"x\\u001b[31m":1}\n',
+        ['--', 'node', EXAMPLE],
+      ],
+    ];
+    for (const [file, text, args] of cases) {
+      await mkdir(join(dir, '.github'), { recursive: true });
+      await writeFile(join(dir, file), text);
+      const run = await runCliInMemory(['check', ...args], { cwd: dir });
+      expect(run.code, `${file}: ${run.stderr}`).toBe(2);
+      expect(run.stderr, file).not.toContain(ESC);
+      expect(run.stderr, file).not.toContain('\u0007');
+      expect(run.stderr, file).toContain('\\u001b');
+      await rm(join(dir, file));
+    }
   });
 
   it('--help on each command exits 0 (the built CLI answers the bare --help)', async () => {
