@@ -7,6 +7,7 @@ import {
   LOCAL_SETTINGS,
 } from '../config/defaults.js';
 import { readInputs } from '../config/inputs.js';
+import { heldIn, stepCredentials } from './credentials.js';
 import { startEarly } from '../server/early.js';
 import { earlyReadError, readNow } from '../trusted.js';
 
@@ -27,14 +28,10 @@ export function prestartForAction(env: NodeJS.ProcessEnv): void {
     // A report-file run only comments on an earlier audit: nothing of the PR may run there.
     if (!command?.length || inputs.reportFile !== undefined) return;
     const spec = directSpawn(command, inputs.overrides);
-    // The audit withholds the token from the server (or refuses a command line that holds it) and
-    // says so; it starts that server itself.
-    const token = inputs.token;
-    if (
-      token !== undefined &&
-      [...Object.values(spec.env), spec.command, ...spec.args].some((v) => v.includes(token))
-    )
-      return;
+    // The audit withholds the step's credentials from the server (or refuses a command line that
+    // holds one) and says so; it starts that server itself.
+    const words = [...Object.values(spec.env), spec.command, ...spec.args];
+    if (heldIn(words, stepCredentials(inputs.token, env))) return;
     if (inputs.workingDirectory !== undefined) {
       process.chdir(resolve(env.GITHUB_WORKSPACE ?? process.cwd(), inputs.workingDirectory));
       enteredWorkingDirectoryEarly = true;

@@ -1,3 +1,4 @@
+import { heldIn, stepCredentials, type Credential } from './credentials.js';
 import { relative, resolve, sep } from 'node:path';
 import { repositoryRoot, runnerTempRoot, writeConfined, type WriteRoot } from '../confined.js';
 import * as core from '@actions/core';
@@ -104,28 +105,29 @@ async function fromApi(context: ActionContext, repoPath: string, sha: string): P
 }
 
 /**
- * The token is for the comment alone. A variable or header for the server that holds it is
- * withheld, with a warning; a command line or URL that holds it is refused.
+ * The step's credentials are withheld from the servers under audit: a variable or header for a
+ * server that holds one is withheld, with a warning; a command line or URL that holds one is
+ * refused.
  */
-function withholdToken(settings: Settings, token: string): void {
+function withholdCredentials(settings: Settings, credentials: Credential[]): void {
   for (const server of settings.servers) {
     const target = server.target;
     const spawn = target.kind === 'stdio' ? target.spawn : target.start;
     const words = spawn ? [spawn.command, ...spawn.args, spawn.cwd ?? ''] : [];
     if (target.kind === 'http') words.push(target.url);
-    if (words.some((word) => word.includes(token)))
+    const held = heldIn(words, credentials);
+    if (held)
       throw new AuditError(
-        `The command line or URL of ${server.name !== undefined ? `server "${server.name}"` : 'the server'} holds the github-token: it would reach the server under audit, and the report.`,
-        'Give the server what it needs through env (the env input, or env in the config file), which never passes the github-token on.',
+        `The command line or URL of ${server.name !== undefined ? `server "${server.name}"` : 'the server'} holds ${held.what}: it would reach the server under audit, and the report.`,
+        "Give the server what it needs through env (the env input, or env in the config file), which never passes the step's credentials (the github-token, the runner's ACTIONS_* values) on.",
       );
     for (const place of [spawn?.env, target.kind === 'http' ? target.headers : undefined])
-      for (const [key, value] of Object.entries(place ?? {}))
-        if (value.includes(token)) {
-          delete place?.[key];
-          core.warning(
-            `${key} holds the github-token; it was not passed to the server under audit.`,
-          );
-        }
+      for (const [key, value] of Object.entries(place ?? {})) {
+        const secret = heldIn([value], credentials);
+        if (!secret) continue;
+        delete place?.[key];
+        core.warning(`${key} holds ${secret.what}; it was not passed to the server under audit.`);
+      }
   }
 }
 
@@ -324,7 +326,7 @@ async function audit(
   connect: Connect | undefined,
 ): Promise<Audited> {
   const { inputs, env } = context;
-  if (inputs.token) withholdToken(settings, inputs.token);
+  withholdCredentials(settings, stepCredentials(inputs.token, env));
   // git finds the repository's root while the server boots; only the base read waits for it.
   const repoPath = repoRelative(settings.classList, env);
   repoPath.catch(() => undefined);

@@ -402,6 +402,56 @@ describe('the action, run as GitHub runs it', () => {
     expect(seen.OTHER).toBe('1');
   });
 
+  it("the runner's credentials (ACTIONS_*) a PR's config names are withheld from the server too", async () => {
+    const dir = await tempDir();
+    const dump = join(dir, 'env.json');
+    const runtime = 'eyJ0eXAiOiJKV1Qi.runtime-token-value';
+    const oidc = 'oidc-request-token-value-0123456789';
+    await mkdir(join(dir, '.github'), { recursive: true });
+    await writeFile(
+      join(dir, '.github/mcp-annotation-auditor.yml'),
+      JSON.stringify({
+        servers: {
+          dump: {
+            command: 'node',
+            args: [join(SERVERS, 'env-dump.mjs'), dump],
+            env: {
+              ACTIONS_RUNTIME_TOKEN: null,
+              ACTIONS_STEP_DEBUG: null,
+              REQUEST: 'bearer ${ACTIONS_ID_TOKEN_REQUEST_TOKEN}',
+              OTHER: '1',
+            },
+          },
+        },
+      }),
+    );
+    const run = await runIn(
+      api,
+      dir,
+      { comment: 'never' },
+      {
+        env: {
+          ACTIONS_RUNTIME_TOKEN: runtime,
+          ACTIONS_ID_TOKEN_REQUEST_TOKEN: oidc,
+          ACTIONS_STEP_DEBUG: 'true',
+        },
+      },
+    );
+    for (const [name, what] of [
+      ['ACTIONS_RUNTIME_TOKEN', 'ACTIONS_RUNTIME_TOKEN'],
+      ['REQUEST', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN'],
+    ])
+      expect(run.stdout).toContain(
+        `::warning::${name} holds ${what}; it was not passed to the server under audit.`,
+      );
+    const seen = JSON.parse(await readFile(dump, 'utf8')) as Record<string, string>;
+    expect(JSON.stringify(seen)).not.toContain(runtime);
+    expect(JSON.stringify(seen)).not.toContain(oidc);
+    expect(seen.OTHER).toBe('1');
+    // A short flag is no credential: passed as named.
+    expect(seen.ACTIONS_STEP_DEBUG).toBe('true');
+  });
+
   it('report-file: a trusted workflow_run job comments from the uploaded report without running a server', async () => {
     const { dir, head: relaxed } = await prWorkspace(api, { base: spec, head: relaxAddNote(spec) });
     const audit = await runIn(api, dir, {
