@@ -195,12 +195,24 @@ function eventSha(value: unknown, where: string): string {
 }
 
 /**
- * The pull request an event is about, when it carries no pull_request of its own: a comment on a
- * PR (`issue.pull_request`), a check suite or run GitHub ties to PRs, or a workflow_run (the job
- * after a PR's workflow, whose payload lists no PR for a fork). As a phrase; undefined when the
- * event is about none.
+ * The events about no pull request, merge group or push, where a check compares the class list
+ * at HEAD alone, and says so. Every other event without a base (a comment, a check suite, a
+ * workflow_run, an event GitHub adds later) fails the run: an allow-list.
  */
-function pullRequestOf(event: unknown, eventName: string | undefined): string | undefined {
+const NO_BASE_EVENTS = new Set([
+  'workflow_dispatch',
+  'schedule',
+  'release',
+  'repository_dispatch',
+  'create',
+]);
+
+/**
+ * The pull request an event is about, when it carries no pull_request of its own: a comment on a
+ * PR (`issue.pull_request`), a check suite or run GitHub ties to PRs. As a clause; undefined when
+ * it names none (a workflow_run's list is empty for a fork's PR, so it is never read).
+ */
+function pullRequestOf(event: unknown): string | undefined {
   const payload = (event ?? {}) as {
     issue?: { number?: unknown; pull_request?: unknown };
     check_suite?: { pull_requests?: unknown };
@@ -209,21 +221,20 @@ function pullRequestOf(event: unknown, eventName: string | undefined): string | 
   const issue = payload.issue;
   if (issue?.pull_request !== undefined && issue.pull_request !== null)
     return typeof issue.number === 'number' && Number.isSafeInteger(issue.number)
-      ? `PR #${issue.number}`
-      : 'a pull request';
+      ? `about PR #${issue.number}`
+      : 'about a pull request';
   const listed = [payload.check_suite?.pull_requests, payload.check_run?.pull_requests];
-  if (listed.some((prs) => Array.isArray(prs) && prs.length > 0)) return 'a pull request';
-  if (eventName === 'workflow_run')
-    return "another workflow's run (a pull request's, when it ran on one)";
-  return undefined;
+  return listed.some((prs) => Array.isArray(prs) && prs.length > 0)
+    ? 'about a pull request'
+    : undefined;
 }
 
 /**
  * The base a check compares with: the PR's base commit, `merge_group.base_sha`, or a push's
- * `before`. The events that name it are an allow-list: an event about a pull request that names
- * no base (a PR comment, a check suite, a workflow_run) fails the run, since comparing with HEAD
- * alone would pass a dropped hint; any other event (workflow_dispatch, schedule, ...) and a push
- * that creates its branch (the all-zero before) have no earlier commit: said, never guessed.
+ * `before`. A push that creates its branch (the all-zero before) and the events of
+ * NO_BASE_EVENTS have no earlier commit: said, never guessed. Any other event fails the run
+ * (fail closed), since comparing with HEAD alone would pass a dropped hint: a PR's comment, check
+ * suite or workflow_run is told its PR with pr-number, whose base is then read through the API.
  */
 export function baseOfEvent(
   event: unknown,
@@ -239,16 +250,16 @@ export function baseOfEvent(
     return { sha, label: `the merge group's base commit ${short(sha)}` };
   }
   const name = terminalSafe(eventName ?? 'unnamed', 60);
-  if (eventName !== 'push') {
-    const about = pullRequestOf(event, eventName);
-    if (about !== undefined)
-      throw new AuditError(
-        `The event is ${name}, about ${about}, but it names no base commit: without it, what the PR does to the reviewed tools (a dropped hint, say) cannot be checked.`,
-        'Give pr-number (the PR to check) with github-token, so that its base commit is read through the API; or, in a workflow_run job that comments, give report-file; or run the check on pull_request events.',
-      );
+  if (eventName !== undefined && NO_BASE_EVENTS.has(eventName))
     return {
       none: `No base comparison was made: the event is ${name}, about no pull request, merge group or push, so there is no earlier commit to compare with. The class list at HEAD is checked as it is.`,
     };
+  if (eventName !== 'push') {
+    const about = pullRequestOf(event);
+    throw new AuditError(
+      `The event is ${name}${about ? `, ${about},` : ''} but it names no base commit the check can compare with: without one, what a PR does to the reviewed tools (a dropped hint, say) cannot be checked.`,
+      `Give pr-number (the PR to check) with github-token, so that its base commit is read through the API; or, in a workflow_run job that comments, give report-file; or run the check on pull_request, merge_group or push events (on ${[...NO_BASE_EVENTS].join(', ')}, the class list at HEAD is checked alone).`,
+    );
   }
   const sha = eventSha(payload.before, 'before');
   if (NULL_SHA.test(sha))

@@ -412,7 +412,7 @@ export const OPTIONS = {
     kind: count('a pull request number such as 42'),
     input: {
       name: 'pr-number',
-      doc: 'The pull request to comment on, for workflows that are not pull_request (e.g. workflow_run). An audit compares with the base commit of that PR, read through the API, and fails the step when the PR cannot be read. With report-file, the PR the triggering workflow_run names is taken when it names one (pr-number must then agree or be empty), and the PR must be open with the head commit that run audited.',
+      doc: 'The pull request to comment on, for workflows that are not pull_request (e.g. workflow_run). An audit compares with the base commit of that PR, read through the API, and fails the step when the PR cannot be read. A check on an event that names no base commit (issue_comment, check_suite or check_run, workflow_run without report-file) fails without it. With report-file, the PR the triggering workflow_run names is taken when it names one (pr-number must then agree or be empty), and the PR must be open with the head commit that run audited.',
     },
   },
   reportFile: {

@@ -98,22 +98,24 @@ describe('the action, run in process', () => {
     expect(body).toContain('@\u2060some-org/team');
   });
 
-  it('events are an allow-list: one about a PR that names no base fails, one about none says it compared nothing', async () => {
+  it('events are an allow-list: one that names no base fails unless it is about no PR, which says it compared nothing', async () => {
     const { dir } = await prWorkspace(api, { base: spec });
     const dropped = await specServer(dir, 'dropped.json', dropDestructive(spec));
     await recordAtHead(dir, dropped);
     const inputs = { command: quote(dropped), policies: 'claude' };
-    const about: [string, unknown, string][] = [
-      ['issue_comment', { issue: { number: 1, pull_request: { url: 'x' } } }, 'about PR #1'],
-      ['check_suite', { check_suite: { pull_requests: [{ number: 1 }] } }, 'about a pull request'],
-      ['check_run', { check_run: { pull_requests: [{ number: 1 }] } }, 'about a pull request'],
+    const failing: [string, unknown, string][] = [
+      ['issue_comment', { issue: { number: 1, pull_request: { url: 'x' } } }, ', about PR #1,'],
       [
-        'workflow_run',
-        { workflow_run: { pull_requests: [] } },
-        "about another workflow's run (a pull request's, when it ran on one)",
+        'check_suite',
+        { check_suite: { pull_requests: [{ number: 1 }] } },
+        ', about a pull request,',
       ],
+      ['check_run', { check_run: { pull_requests: [] } }, ''],
+      ['workflow_run', { workflow_run: { pull_requests: [] } }, ''],
+      ['issues', { issue: { number: 2 } }, ''],
+      ['a_later_event', {}, ''],
     ];
-    for (const [eventName, event, what] of about) {
+    for (const [eventName, event, about] of failing) {
       const run = await runIn(api, dir, inputs, {
         event: event as Record<string, unknown>,
         eventName,
@@ -121,7 +123,7 @@ describe('the action, run in process', () => {
       expect(run.code, `${eventName}: ${run.stdout}`).toBe(1);
       expect(run.outputs.result).toBe('error');
       expect(run.stdout).toContain(
-        `::error::The event is ${eventName}, ${what}, but it names no base commit: without it, what the PR does to the reviewed tools (a dropped hint, say) cannot be checked.`,
+        `::error::The event is ${eventName}${about} but it names no base commit the check can compare with: without one, what a PR does to the reviewed tools (a dropped hint, say) cannot be checked.`,
       );
     }
     // Told the PR by number, the same comment event reads its base through the API: caught.
@@ -129,14 +131,14 @@ describe('the action, run in process', () => {
       api,
       dir,
       { ...inputs, 'pr-number': '1' },
-      { event: about[0]?.[1] as Record<string, unknown>, eventName: 'issue_comment' },
+      { event: failing[0]?.[1] as Record<string, unknown>, eventName: 'issue_comment' },
     );
     expect(named.code, named.stdout).toBe(1);
     expect(named.outputs.result).toBe('failed');
     expect(named.summary).toContain('hint-dropped');
     // About no PR: HEAD alone is checked, and the log and the summary say so.
-    for (const eventName of ['workflow_dispatch', 'schedule', 'issue_comment']) {
-      const run = await runIn(api, dir, inputs, { event: { issue: { number: 2 } }, eventName });
+    for (const eventName of ['workflow_dispatch', 'schedule']) {
+      const run = await runIn(api, dir, inputs, { event: {}, eventName });
       expect(run.code, `${eventName}: ${run.stdout}`).toBe(0);
       const none = `No base comparison was made: the event is ${eventName}, about no pull request, merge group or push`;
       expect(run.stdout).toContain(`::notice::${none}`);
