@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { resolve } from 'node:path';
 import { BASE_ENV } from './server/process.js';
 
 const BASE = new Set(BASE_ENV.map((key) => key.toUpperCase()));
@@ -164,6 +165,34 @@ const scoped = new AsyncLocalStorage<Git>();
  */
 export function withGit<T>(git: Git, work: () => Promise<T>): Promise<T> {
   return scoped.run(git, work);
+}
+
+/**
+ * `git`, asked each folder's top level once: the action asks it for the workspace (where it
+ * writes) and for the class list's folder (its path from the root), most often the same folder,
+ * and each question is a git process. For one run: the answers are a run's view of the checkout.
+ */
+export function topLevelOnce(git: Git): Git {
+  const asked = new Map<string, Promise<string | undefined>>();
+  // Each other question goes to `git` as it is (a class's methods included).
+  return {
+    topLevel(cwd) {
+      const key = resolve(cwd ?? process.cwd());
+      let answer = asked.get(key);
+      if (!answer) {
+        answer = git.topLevel(cwd);
+        asked.set(key, answer);
+      }
+      return answer;
+    },
+    commit: (ref, cwd) => git.commit(ref, cwd),
+    tree: (commit, cwd) => git.tree(commit, cwd),
+    entries: (tree, cwd) => git.entries(tree, cwd),
+    blob: (object, cwd) => git.blob(object, cwd),
+    fetch: (ref, cwd) => git.fetch(ref, cwd),
+    tracked: (path, cwd) => git.tracked(path, cwd),
+    show: (object, cwd) => git.show(object, cwd),
+  };
 }
 
 /** The Git the engine asks: the one {@link withGit} set for this run, else the real `git`. */

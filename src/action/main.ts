@@ -7,7 +7,7 @@ import { getOptionalInput, inputSecrets } from '../config/inputs.js';
 import { stopUnclaimed } from '../server/early.js';
 import { stopsSettled } from '../server/process.js';
 import type { Connect } from '../server/listing.js';
-import { withGit, type Git } from '../git.js';
+import { processGit, topLevelOnce, withGit, type Git } from '../git.js';
 import { knownOf, readContext } from './context.js';
 import { nothingKnown, publishFailure, within } from './failure.js';
 import { publish } from './publish.js';
@@ -36,7 +36,7 @@ export interface ActionSeams {
  * process.env.
  */
 export function run(env: NodeJS.ProcessEnv = process.env, seams: ActionSeams = {}): Promise<void> {
-  return seams.git ? withGit(seams.git, () => runAction(env, seams)) : runAction(env, seams);
+  return withGit(topLevelOnce(seams.git ?? processGit), () => runAction(env, seams));
 }
 
 async function runAction(env: NodeJS.ProcessEnv, seams: ActionSeams): Promise<void> {

@@ -1,7 +1,8 @@
 // How often a run asks git for the repository's root: each question is a `git` process started,
 // and where the server answers at once it is waited on. check asks once, beside reading the
 // config (it asked twice, one after the other, once the config was read); the action asks once
-// for the repository's root and once for the root of the class list's path, side by side.
+// for both the repository's root and the root the class list's path is taken from: the same
+// question of the same folder, which it asked twice.
 import { describe, expect, it } from 'vitest';
 import type { Git } from '../../src/git.js';
 import { runActionInMemory } from '../support/action-in-memory.js';
@@ -37,7 +38,7 @@ describe('the repository root, asked of git', () => {
     expect(list.asked()).toBe(0);
   });
 
-  it('twice by the action in check mode: the repository, and the class list path', async () => {
+  it('once by the action in check mode, for the repository and for the class list path', async () => {
     const dir = await exampleRepo();
     const { git, asked } = counting();
     const run = await runActionInMemory({
@@ -48,6 +49,6 @@ describe('the repository root, asked of git', () => {
       git,
     });
     expect(run.code, run.stdout).toBe(0);
-    expect(asked()).toBe(2);
+    expect(asked()).toBe(1);
   });
 });
