@@ -36,6 +36,11 @@ export interface ToolChange {
   descriptionChanged?: DescriptionChange;
   /** The pinned input schema differs (both sides pinned): the paths that changed. */
   inputSchemaChanged?: SchemaChange;
+  /**
+   * A removed tool's possible successor: a tool added, renamed or moved in the same change whose
+   * class is lower, which a schema or a name paired with another tool (see markSuccessors).
+   */
+  successor?: ToolRecord;
 }
 
 /** Classes by risk: a move up the ranks is an escalation. */

@@ -1,3 +1,4 @@
+import { compareText } from './order.js';
 import * as z from 'zod/v4';
 import { lazily } from '../lazy.js';
 import {
@@ -362,10 +363,6 @@ export async function usableBase<B extends { text: string | null }>(
   return { base };
 }
 
-function compareKeys(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /**
  * The file text: sorted keys, fixed field order, two-space indent, LF, trailing newline. Bidi and
  * invisible characters, DEL and the C1 controls are written as `\uXXXX` escapes (JSON.parse reads
@@ -374,7 +371,7 @@ function compareKeys(a: string, b: string): number {
  */
 export function serializeClassList(list: ClassList): string {
   const tools: Record<string, unknown> = {};
-  for (const key of [...list.tools.keys()].sort(compareKeys)) {
+  for (const key of [...list.tools.keys()].sort(compareText)) {
     tools[key] = copyRecord(list.tools.get(key) as ToolRecord);
   }
   const file: Record<string, unknown> = {};

@@ -1,5 +1,6 @@
+import { compareText } from './order.js';
 import { CLASS_RANK, hintMoves, type ToolChange } from './change.js';
-import type { ToolRecord } from './classlist.js';
+import { fullToolName, type ToolRecord } from './classlist.js';
 import type { Finding } from './findings.js';
 import { runChecks } from './rules.js';
 import { HINT_NAMES } from './tools.js';
@@ -82,21 +83,23 @@ export function diffRecords(
       changes.push(renameChange(oldKey, newKey, b, a, probable));
     }
   };
-  const candidates = { removed, added, before, after };
-  const settled = settledRenames(candidates, schemaRenames(candidates));
-  rename(settled.certain, false);
-  rename(settled.probable, true);
+  rename(schemaRenames({ removed, added, before, after }), false);
   const unpaired = (keys: string[]) => keys.filter((k) => !renamed.has(k));
+  rename(
+    probableRenames({ removed: unpaired(removed), added: unpaired(added), before, after }),
+    true,
+  );
   for (const key of unpaired(removed))
     changes.push(oneSided('removed', key, before.get(key) as ToolRecord));
   for (const key of unpaired(added))
     changes.push(oneSided('added', key, after.get(key) as ToolRecord));
+  markSuccessors(changes);
   for (const [key, b] of before) {
     const a = after.get(key);
     const change = a && compare(key, b, a, options.schema === true);
     if (change) changes.push(change);
   }
-  return changes.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  return changes.sort((x, y) => compareText(x.name, y.name));
 }
 
 /** The keys of these entries by their input schema's hash. */
@@ -134,54 +137,6 @@ export function schemaRenames({
       pairs.push([oldKeys[0] as string, newKeys[0] as string]);
   }
   return pairs;
-}
-
-/**
- * The renames of `certain` pairs (by schema or name) and of the probable-rename heuristic over
- * the tools they leave. A certain pair stands unless its added tool would relax another removed
- * tool more than the one it is paired with, and more than that tool's own partner (none: 0)
- * does: then which tool it replaced is not known (a delete tool removed beside a read tool whose
- * schema a read-only successor copied, say), and it goes back to the heuristic, which judges the
- * worst case. Each round takes one pair back; the check asks of each kind of removed tool, not
- * of each tool, so no step is quadratic in the tools.
- */
-export function settledRenames(
-  c: RenameCandidates,
-  certain: [string, string][],
-  across = false,
-): { certain: [string, string][]; probable: [string, string][] } {
-  const record = (side: Map<string, ToolRecord>, key: string) => side.get(key) as ToolRecord;
-  let kept = certain;
-  for (;;) {
-    const used = new Set(kept.flat());
-    const left = (keys: string[]) => keys.filter((k) => !used.has(k));
-    const probable = probableRenames(
-      { ...c, removed: left(c.removed), added: left(c.added) },
-      across,
-    );
-    const partner = new Map(
-      probable.map(([o, n]) => [o, relaxation(record(c.before, o), record(c.after, n))]),
-    );
-    // Each kind of removed tool left by the certain pairs, with the least relaxation its tools got.
-    const kinds = new Map<string, { tool: ToolRecord; got: number }>();
-    for (const key of left(c.removed)) {
-      const tool = record(c.before, key);
-      const kind = `${across ? tool.server : ''}/${kindOf(tool)}`;
-      const got = partner.get(key) ?? 0;
-      const held = kinds.get(kind);
-      if (!held || got < held.got) kinds.set(kind, { tool, got });
-    }
-    const unsettled = kept.find(([oldKey, newKey]) => {
-      const a = record(c.after, newKey);
-      const own = relaxation(record(c.before, oldKey), a);
-      return [...kinds.values()].some(
-        ({ tool, got }) =>
-          (tool.server === a.server) !== across && relaxation(tool, a) > Math.max(own, got),
-      );
-    });
-    if (!unsettled) return { certain: kept, probable };
-    kept = kept.filter((pair) => pair !== unsettled);
-  }
 }
 
 /** What {@link relaxation} reads of a removed tool: its class and which hints it declares. */
@@ -229,7 +184,7 @@ export function renameChange(
  * and removed + added would hide it.
  */
 function relaxation(before: ToolRecord, after: ToolRecord): number {
-  const fall = Math.max(0, CLASS_RANK[before.class] - CLASS_RANK[after.class]);
+  const fall = classFall(before, after);
   const dropped = HINT_NAMES.filter(
     (h) => before.hints[h] !== 'absent' && after.hints[h] === 'absent',
   ).length;
@@ -250,42 +205,116 @@ function nameLikeness(a: string, b: string): number {
   return prefix + suffix;
 }
 
+/** Up to this many equal candidates are weighed by name likeness; more are taken in name order. */
+const LIKENESS_MAX = 256;
+
 /**
  * The probable-rename heuristic: among the removed and added tools of one server that no schema
  * paired, each removed tool is paired with the added tool that would relax it most (drop one of
  * its declared hints, or its class), the most alike by name among equals. The riskiest removed
  * tools choose first (delete, then edit, then read): the worst case is what is judged, so that a
  * second tool removed beside a delete tool cannot take its successor and leave the delete tool
- * a plain removal. A rename that also changed the schema is then still judged as one tool, so
+ * a plain removal, nor a decoy more alike by name take the place of the successor that relaxes
+ * it most. A rename that also changed the schema is then still judged as one tool, so
  * hint-dropped and class-relaxed apply; a removal and an unrelated addition that happen to fit
  * are reported the same way, as probable, which a reviewer can approve. With `across`, only
- * pairs of two different servers (moves).
+ * pairs of two different servers (moves). The added tools are weighed by kind (what relaxation
+ * reads of them: at most 48 a server), so no step is quadratic in the tools.
  */
 export function probableRenames(
   { removed, added, before, after }: RenameCandidates,
   across = false,
 ): [string, string][] {
   const pairs: [string, string][] = [];
-  const free = new Set([...added].sort());
+  // The added tools by server and kind, each kind's keys in name order.
+  const free = new Map<string, { record: ToolRecord; keys: Set<string> }>();
+  for (const key of [...added].sort(compareText)) {
+    const record = after.get(key) as ToolRecord;
+    const kind = `${record.server}\u0000${kindOf(record)}`;
+    const held = free.get(kind);
+    if (held) held.keys.add(key);
+    else free.set(kind, { record, keys: new Set([key]) });
+  }
   const risk = (key: string) => CLASS_RANK[(before.get(key) as ToolRecord).class];
-  const order = [...removed].sort((x, y) => risk(y) - risk(x) || (x < y ? -1 : x > y ? 1 : 0));
-  for (const oldKey of order) {
+  for (const oldKey of [...removed].sort((x, y) => risk(y) - risk(x) || compareText(x, y))) {
     const b = before.get(oldKey) as ToolRecord;
-    let best: { key: string; relaxes: number; likeness: number } | undefined;
-    for (const newKey of free) {
-      const a = after.get(newKey) as ToolRecord;
-      const relaxes = (a.server === b.server) === across ? 0 : relaxation(b, a);
-      if (relaxes === 0) continue;
-      const likeness = nameLikeness(b.tool, a.tool);
-      if (!best || relaxes > best.relaxes || (relaxes === best.relaxes && likeness > best.likeness))
-        best = { key: newKey, relaxes, likeness };
+    let most = 0;
+    let kinds: Set<string>[] = [];
+    for (const { record, keys } of free.values()) {
+      const relaxes = (record.server === b.server) === across ? 0 : relaxation(b, record);
+      if (relaxes === 0 || keys.size === 0 || relaxes < most) continue;
+      if (relaxes > most) [most, kinds] = [relaxes, []];
+      kinds.push(keys);
     }
-    if (best) {
-      free.delete(best.key);
-      pairs.push([oldKey, best.key]);
-    }
+    const best = mostAlike(b.tool, kinds, after);
+    if (!best) continue;
+    for (const keys of kinds) keys.delete(best);
+    pairs.push([oldKey, best]);
   }
   return pairs;
+}
+
+/** Of the keys of `kinds`, the one whose tool name is most like `name` (the first in name order among equals). */
+function mostAlike(
+  name: string,
+  kinds: Set<string>[],
+  after: Map<string, ToolRecord>,
+): string | undefined {
+  let best: { key: string; likeness: number } | undefined;
+  let weighed = 0;
+  for (const keys of kinds)
+    for (const key of keys) {
+      if (weighed++ >= LIKENESS_MAX) return best?.key;
+      const likeness = nameLikeness(name, (after.get(key) as ToolRecord).tool);
+      if (
+        !best ||
+        likeness > best.likeness ||
+        (likeness === best.likeness && compareText(key, best.key) < 0)
+      )
+        best = { key, likeness };
+    }
+  return best?.key;
+}
+
+/**
+ * Each tool removed outright whose class a tool added, renamed or moved in the same change falls
+ * below (and below what that tool's own rename relaxed): which tool the newcomer replaced is not
+ * known, a schema or a name paired it with another, and the worst case is judged. The removal
+ * gets that tool as its `successor` (the lowest class, then name order), and class-relaxed reads
+ * it. `changes` are every change of one server, or of a whole run (moves).
+ */
+export function markSuccessors(changes: ToolChange[]): void {
+  // The newcomer of each lower class that relaxes least of its own predecessor.
+  const lowest = new Map<number, { record: ToolRecord; own: number }>();
+  for (const c of changes) {
+    if ((c.kind !== 'added' && c.kind !== 'renamed') || !c.after) continue;
+    const rank = CLASS_RANK[c.after.class];
+    const own = c.before ? classFall(c.before, c.after) : 0;
+    const held = lowest.get(rank);
+    if (
+      !held ||
+      own < held.own ||
+      (own === held.own &&
+        compareText(c.name, fullToolName(held.record.server, held.record.tool)) < 0)
+    )
+      lowest.set(rank, { record: c.after, own });
+  }
+  for (const c of changes) {
+    if (c.kind !== 'removed' || !c.before || c.successor) continue;
+    const { before } = c;
+    for (let rank = 0; rank < CLASS_RANK[before.class]; rank++) {
+      const newcomer = lowest.get(rank);
+      if (newcomer && classFall(before, newcomer.record) > newcomer.own) {
+        c.successor = newcomer.record;
+        break;
+      }
+    }
+  }
+}
+
+/** How many classes `after` falls below `before` (0 when it does not). */
+function classFall(before: ToolRecord, after: ToolRecord): number {
+  return Math.max(0, CLASS_RANK[before.class] - CLASS_RANK[after.class]);
 }
 
 /** The findings of a PR's change of the tool surface: each change rule's check, change by change. */

@@ -2,6 +2,7 @@
 // review reads and a justification of each, written by a person. Read (every value checked, one
 // tool at a time), written from the class list (edits placed by jsonc-parser, so every other
 // byte of the file stays), and compared with the live tools for the justification rules. Pure.
+import { compareText } from './order.js';
 import type { RecordedHint, ToolRecord } from './classlist.js';
 import { applyJsonEdits, parseJsonText, type JsonEdit } from './jsontext.js';
 import { AuditError } from '../errors.js';
@@ -122,7 +123,7 @@ export function wantedHints(records: Iterable<ToolRecord>): WantedHints {
     for (const [hint] of JUSTIFIED) hints[hint] = declaredOf(r.hints[hint]);
     out.set(r.tool, hints);
   }
-  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return new Map([...out].sort(([a], [b]) => compareText(a, b)));
 }
 
 /** What a write did: the tools added, the justifications marked to rewrite, the orphans left. */

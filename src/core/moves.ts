@@ -1,9 +1,11 @@
+import { compareText } from './order.js';
 import type { ToolRecord } from './classlist.js';
 import {
   changeFindings,
   renameChange,
+  markSuccessors,
+  probableRenames,
   schemaRenames,
-  settledRenames,
   type RenameCandidates,
   type ToolChange,
 } from './diff.js';
@@ -68,10 +70,11 @@ export function movePairs(
     paired.add(pair[0]).add(pair[1]);
     pairs.push(pair);
   }
-  // By schema, then the heuristic, each schema pair standing only where it hides no worse one.
-  const left = candidates();
-  const settled = settledRenames(left, schemaRenames(left).filter(across), true);
-  return [...pairs, ...settled.certain, ...settled.probable];
+  for (const pair of schemaRenames(candidates()).filter(across)) {
+    paired.add(pair[0]).add(pair[1]);
+    pairs.push(pair);
+  }
+  return [...pairs, ...probableRenames(candidates(), true)];
 }
 
 /** The one-sided changes of every server of this kind, by full name, with the server's report. */
@@ -95,8 +98,27 @@ function takeOut(
 ): void {
   const { report, change } = side;
   report.changes = report.changes.filter((c) => c !== change);
-  const at = report.findings.findIndex((f) => f.rule === rule && f.tool === change.tool);
-  if (at >= 0) report.findings.splice(at, 1);
+  // A removal judged against its server's successor (class-relaxed) is judged as a move now.
+  const rules = change.successor ? [rule, 'class-relaxed'] : [rule];
+  for (const name of rules) {
+    const at = report.findings.findIndex((f) => f.rule === name && f.tool === change.tool);
+    if (at >= 0) report.findings.splice(at, 1);
+  }
+}
+
+/**
+ * Each removal left once the moves are paired, judged against a newcomer of a lower class in
+ * any server of the run (see markSuccessors): a schema or a name pairing the newcomer with
+ * another tool, in its server or across, cannot leave a delete tool a plain removal.
+ */
+function markRunSuccessors(reports: MovableServer[]): void {
+  const unmarked = reports.flatMap((report) =>
+    report.changes.filter((c) => c.kind === 'removed' && !c.successor).map((c) => ({ report, c })),
+  );
+  markSuccessors(reports.flatMap((report) => report.changes));
+  for (const { report, c } of unmarked)
+    if (c.successor)
+      report.findings.push(...changeFindings([c]).filter((f) => f.rule === 'class-relaxed'));
 }
 
 /**
@@ -118,9 +140,8 @@ export function pairMoves(reports: MovableServer[]): void {
     // Only the heuristic's pairs are probable: a name or a schema pair is as sure as a rename.
     const probable = from.record.tool !== to.record.tool && from.record.schema !== to.record.schema;
     const change = renameChange(oldKey, newKey, from.record, to.record, probable);
-    to.report.changes = [...to.report.changes, change].sort((x, y) =>
-      x.name < y.name ? -1 : x.name > y.name ? 1 : 0,
-    );
+    to.report.changes = [...to.report.changes, change].sort((x, y) => compareText(x.name, y.name));
     to.report.findings.push(...changeFindings([change]));
   }
+  markRunSuccessors(reports);
 }

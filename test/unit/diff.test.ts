@@ -131,19 +131,33 @@ describe('which removed tool an added one replaced: the worst case is judged', (
       { name: 'delete_note', inputSchema: schema('id'), annotations: DELETE },
     );
     const after = records({ name: 'delete_note_v2', inputSchema: noArgs, annotations: READ });
+    const changes = diffRecords(before, after);
     expect(summary(before, after)).toEqual({
-      changes: ['renamed:delete_note>delete_note_v2', 'removed:>list_notes'],
-      errors: ['class-relaxed:delete_note_v2'],
+      changes: ['removed:>delete_note', 'renamed:list_notes>delete_note_v2'],
+      errors: ['class-relaxed:delete_note'],
     });
-    // With no tool it relaxes more, the same schema is a plain rename.
+    expect(changeFindings(changes).find((f) => f.rule === 'class-relaxed')?.message).toBe(
+      'Removed while delete_note_v2 (read) came in the same change: if it replaces this tool, the class relaxed from delete to read: clients will auto-approve what they used to ask about.',
+    );
+    // A plain rename on the same schema, the delete tool removed beside it: the same input, so
+    // judged the same (the approval label accepts it once a reviewer has read it).
+    const renamed = records({ name: 'search_notes', inputSchema: noArgs, annotations: READ });
+    expect(summary(before, renamed)).toEqual({
+      changes: ['removed:>delete_note', 'renamed:list_notes>search_notes'],
+      errors: ['class-relaxed:delete_note'],
+    });
+    // With the delete tool kept, the same schema is a plain rename.
     const kept = records(
       { name: 'list_all', inputSchema: noArgs, annotations: READ },
       { name: 'delete_note', inputSchema: schema('id'), annotations: DELETE },
     );
     expect(summary(before, kept)).toEqual({ changes: ['renamed:list_notes>list_all'], errors: [] });
+    // A delete tool removed beside a newcomer that is no lower: a plain removal.
+    const deleting = records({ name: 'erase_all', inputSchema: noArgs, annotations: DELETE });
+    expect(summary(before, deleting).errors).toEqual([]);
   });
 
-  it('a schema pair stands when the tool it could hide got a partner as bad of its own', () => {
+  it('a schema pair stands beside a removal that has a successor of its own', () => {
     const before = records(
       { name: 'old', inputSchema: schema('y'), annotations: DELETE },
       { name: 'del', inputSchema: schema('z'), annotations: { ...DELETE, idempotentHint: true } },

@@ -81,3 +81,99 @@ describe('pairMoves', () => {
     );
   });
 });
+
+describe('a delete tool removed in one server beside a read newcomer in another', () => {
+  const READ = { readOnlyHint: true, destructiveHint: false };
+  const errors = (servers: MovableServer[]) =>
+    servers.flatMap((s) =>
+      s.findings
+        .filter((f) => f.severity === 'error')
+        .map((f) => `${s.server}:${f.rule}:${f.tool}`),
+    );
+
+  it('is judged against it when a name pairs the newcomer with another tool (a move)', () => {
+    const none = new Map<string, ToolRecord>();
+    const servers = reports(
+      [
+        'a',
+        records(
+          'a',
+          { name: 'delete_note', inputSchema: schema('id'), annotations: destructive(true) },
+          { name: 'list_x', inputSchema: schema('q'), annotations: READ },
+        ),
+        none,
+      ],
+      ['b', none, records('b', { name: 'list_x', inputSchema: schema('key'), annotations: READ })],
+    );
+    pairMoves(servers);
+    expect(errors(servers)).toEqual(['a:class-relaxed:delete_note']);
+  });
+
+  it("is judged against it when the newcomer's own server pairs it by schema", () => {
+    const servers = reports(
+      [
+        'a',
+        records('a', {
+          name: 'delete_note',
+          inputSchema: schema('id'),
+          annotations: destructive(true),
+        }),
+        new Map<string, ToolRecord>(),
+      ],
+      [
+        'b',
+        records('b', { name: 'list_x', inputSchema: schema('q'), annotations: READ }),
+        records('b', { name: 'purge_v2', inputSchema: schema('q'), annotations: READ }),
+      ],
+    );
+    pairMoves(servers);
+    expect(errors(servers)).toEqual(['a:class-relaxed:delete_note']);
+    // Moved once it pairs as a move, its removal is no longer judged alone.
+    const moved = reports(
+      [
+        'a',
+        records('a', {
+          name: 'delete_note',
+          inputSchema: schema('id'),
+          annotations: destructive(true),
+        }),
+        new Map<string, ToolRecord>(),
+      ],
+      [
+        'b',
+        new Map<string, ToolRecord>(),
+        records('b', {
+          name: 'delete_note',
+          inputSchema: schema('id'),
+          annotations: destructive(true),
+        }),
+      ],
+    );
+    pairMoves(moved);
+    expect(errors(moved)).toEqual([]);
+    // Nor when its own server had judged it against a successor there.
+    const both = reports(
+      [
+        'a',
+        records(
+          'a',
+          { name: 'delete_note', inputSchema: schema('id'), annotations: destructive(true) },
+          { name: 'list_x', inputSchema: schema('q'), annotations: READ },
+        ),
+        records('a', { name: 'purge', inputSchema: schema('q'), annotations: READ }),
+      ],
+      [
+        'b',
+        new Map<string, ToolRecord>(),
+        records('b', {
+          name: 'delete_note',
+          inputSchema: schema('id'),
+          annotations: destructive(true),
+        }),
+      ],
+    );
+    expect(errors(both)).toEqual(['a:class-relaxed:delete_note']);
+    pairMoves(both);
+    expect(errors(both)).toEqual([]);
+  });
+});

@@ -135,6 +135,42 @@ describe('the audit of a server with many tools', () => {
     expect(large / small).toBeLessThan(8);
   });
 
+  it('renames at scale (a schema pair each, and delete tools gone beside read ones come): no step compares each with every other', async () => {
+    const { diffRecords } = engine.diff;
+    const { auditListings, liveRecords } = engine.listings;
+    const records = (tools: Record<string, unknown>[]) =>
+      liveRecords('s', auditListings([{ era: 'legacy', rawTools: tools }], []).tools);
+    const tool = (name: string, field: string, annotations: Record<string, unknown>) => ({
+      name,
+      inputSchema: { type: 'object', properties: { [field]: { type: 'string' } } },
+      annotations,
+    });
+    const read = { readOnlyHint: true };
+    const sides = (n: number) => {
+      const ids = Array.from({ length: n }, (_, i) => i);
+      return {
+        before: records([
+          ...ids.map((i) => tool(`list_${i}`, `q${i}`, read)),
+          ...ids.map((i) => tool(`delete_${i}`, `id${i}`, { destructiveHint: true })),
+        ]),
+        after: records([
+          ...ids.map((i) => tool(`find_${i}`, `q${i}`, read)),
+          ...ids.map((i) => tool(`purge_${i}`, `key${i}`, read)),
+        ]),
+      };
+    };
+    // Above LIKENESS_MAX (256) candidates each, as a quadratic step would not be.
+    const [small, large] = [sides(N), sides(4 * N)];
+    diffRecords(sides(N / 4).before, sides(N / 4).after);
+    let changes: ReturnType<typeof diffRecords> = [];
+    const ofSmall = await blocksRun(() => diffRecords(small.before, small.after));
+    const ofLarge = await blocksRun(() => (changes = diffRecords(large.before, large.after)));
+    // Every list_i renamed by its schema; every delete_i judged as renamed into a read tool.
+    expect(changes.filter((c) => c.kind === 'renamed' && !c.probable)).toHaveLength(4 * N);
+    expect(changes.filter((c) => c.probable && c.after?.class === 'read')).toHaveLength(4 * N);
+    expect(ofLarge / ofSmall).toBeLessThan(6);
+  });
+
   it('grows in proportion to the tools: no step compares each tool with every other', async () => {
     const [small, large] = [listings(N), listings(4 * N)];
     audit(listings(N / 4)); // compiles what runs, so both counts are of the audit alone

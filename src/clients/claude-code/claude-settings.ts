@@ -1,3 +1,4 @@
+import { compareText } from '../../core/order.js';
 import * as z from 'zod/v4';
 import type { ToolClass } from '../../core/classify.js';
 import type { ClassList, ToolRecord } from '../../core/classlist.js';
@@ -100,7 +101,7 @@ export function permissionsFor(list: ClassList, mapping: RuleMapping): Permissio
   const out: Permissions = { allow: [], ask: [], deny: [] };
   for (const [fullName, record] of list.tools)
     out[mappedDecision(mapping, fullName, record)].push(fullName);
-  for (const key of DECISIONS) out[key].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const key of DECISIONS) out[key].sort(compareText);
   return out;
 }
 

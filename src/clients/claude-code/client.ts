@@ -1,3 +1,4 @@
+import { compareText } from '../../core/order.js';
 import { DEFAULT_SETTINGS, LOCAL_SETTINGS } from './paths.js';
 import { loadJsonText } from '../../core/jsontext.js';
 import type { Client, ClientTool, ClientVerdict } from '../client.js';
@@ -34,7 +35,7 @@ export function permissionsOf(
   const out: Permissions = { allow: [], ask: [], deny: [] };
   for (const tool of tools)
     out[expectedDecision(tool, mapping)].push(toolRef(tool.server, tool.tool).fullName);
-  for (const key of DECISIONS) out[key].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const key of DECISIONS) out[key].sort(compareText);
   return out;
 }
 

@@ -1,3 +1,4 @@
+import { compareText } from '../../core/order.js';
 import { loadJsonText } from '../../core/jsontext.js';
 import {
   expectedDecision,
@@ -213,7 +214,7 @@ export const gemini: Client<GeminiState> = {
         decision: TO_POLICY[expectedDecision(t, mapping)],
         priority: RULE_PRIORITY,
       }))
-      .sort((a, b) => (a.fullName < b.fullName ? -1 : a.fullName > b.fullName ? 1 : 0));
+      .sort((a, b) => compareText(a.fullName, b.fullName));
     return mergePolicy(parsePolicy(existing ?? '', path), wanted, HEADER);
   },
   notes: [

@@ -33,8 +33,38 @@ ruleTable('class-relaxed', {
         },
       ],
     },
+    {
+      name: 'a delete tool removed while a read tool took the schema of another removed one',
+      case: {
+        before: [
+          {
+            name: 'delete_note',
+            inputSchema: { type: 'object', properties: { id: { type: 'string' } } },
+            annotations: { destructiveHint: true },
+          },
+          { name: 'list_notes', annotations: { readOnlyHint: true } },
+        ],
+        after: [{ name: 'delete_note_v2', annotations: { readOnlyHint: true } }],
+      },
+      findings: [
+        {
+          tool: 'delete_note',
+          severity: 'error',
+          message:
+            'Removed while delete_note_v2 (read) came in the same change: if it replaces this tool, the class relaxed from delete to read: clients will auto-approve what they used to ask about.',
+          fix: 'Confirm the tool really no longer modifies or destroys anything. If so, the approval label (or a waiver with a reason) accepts the relaxed class.',
+        },
+      ],
+    },
   ],
   passes: [
+    {
+      name: 'a delete tool removed beside a newcomer no lower than it',
+      case: {
+        before: [{ name: 'delete_note', annotations: { destructiveHint: true } }],
+        after: [{ name: 'erase_note', annotations: { destructiveHint: true } }],
+      },
+    },
     {
       name: 'read to delete (class-escalated says so)',
       case: {
