@@ -63,6 +63,14 @@ function lines(input: string, env: NodeJS.ProcessEnv): string[] | undefined {
   return value === undefined ? undefined : itemsOf(value, 'lines');
 }
 
+/** The variables the env input names (`NAME`, passed through, or `NAME=value`): the workflow's. */
+export function envInputNames(env: NodeJS.ProcessEnv = process.env): string[] {
+  return (lines('env', env) ?? []).map((entry) => {
+    const eq = entry.indexOf('=');
+    return eq < 0 ? entry : entry.slice(0, eq);
+  });
+}
+
 /**
  * Every input given, read by its row's kind (options.ts), by option id: a value the kind refuses
  * is an error naming the input and what it must be, the value shown without its secrets.

@@ -450,6 +450,34 @@ describe('the action, run as GitHub runs it', () => {
     expect(seen.OTHER).toBe('1');
     // A short flag is no credential: passed as named.
     expect(seen.ACTIONS_STEP_DEBUG).toBe('true');
+    // The workflow's env input passes one on by choice; a runner path inside PATH takes nothing.
+    const path = process.env.PATH ?? '';
+    const given = await runIn(
+      api,
+      dir,
+      { comment: 'never', env: 'ACTIONS_ID_TOKEN_REQUEST_TOKEN' },
+      {
+        env: {
+          ACTIONS_RUNTIME_TOKEN: runtime,
+          ACTIONS_ID_TOKEN_REQUEST_TOKEN: oidc,
+          ACTIONS_RUNNER_TOOL_CACHE: path.slice(0, Math.max(16, path.indexOf(':'))),
+        },
+      },
+    );
+    expect(given.stdout).not.toContain('::warning::PATH holds');
+    const passed = JSON.parse(await readFile(dump, 'utf8')) as Record<string, string>;
+    expect(passed.ACTIONS_ID_TOKEN_REQUEST_TOKEN).toBe(oidc);
+    expect(passed.REQUEST).toBe(`bearer ${oidc}`);
+    expect(JSON.stringify(passed)).not.toContain(runtime);
+    // A command line that holds one is refused, naming it.
+    const refused = await runIn(
+      api,
+      dir,
+      { command: quote(['node', join(SERVERS, 'env-dump.mjs'), runtime]), comment: 'never' },
+      { env: { ACTIONS_RUNTIME_TOKEN: runtime } },
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('holds ACTIONS_RUNTIME_TOKEN: it would reach the server');
   });
 
   it('report-file: a trusted workflow_run job comments from the uploaded report without running a server', async () => {
