@@ -48,6 +48,32 @@ describe.each(['throw', 'reject'])('an uncaught error (%s)', (kind) => {
     await expectNoneLeft(server.pidFile);
   });
 
+  it('ends the CLI with exit code 2 when the error comes in the middle of a run that would pass', async () => {
+    const dir = await tempDir();
+    const journal = join(dir, 'journal.txt');
+    const server = await watched('slow-boot.mjs', [
+      '--journal',
+      journal,
+      '--name',
+      'notes',
+      '--after',
+      'thrown uncaught',
+    ]);
+    const run = await runCli(['list', '--', ...server.command], {
+      cwd: dir,
+      env: {
+        ...process.env,
+        NODE_OPTIONS: PRELOAD,
+        UNCAUGHT_AFTER: server.pidFile,
+        UNCAUGHT_KIND: kind,
+        UNCAUGHT_JOURNAL: journal,
+      },
+    });
+    expect(run.code, run.stderr).toBe(2);
+    expectOneFilteredLine(run);
+    await expectNoneLeft(server.pidFile);
+  });
+
   it('fails the action step with exit code 1, in one filtered line, the server gone', async () => {
     const server = await watched('never-answers.mjs');
     const run = await runAction({
