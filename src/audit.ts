@@ -32,8 +32,7 @@ import {
   type ProtocolEra,
 } from './server/listing.js';
 import { runPooled } from './pool.js';
-import { stopsSettled } from './server/process.js';
-import { stopUnclaimed } from './server/early.js';
+import { stopEveryServer } from './server/early.js';
 import { redactArgs, redactUrl } from './redact.js';
 import {
   noClassListFindings,
@@ -258,12 +257,6 @@ export interface AuditRun {
   settled: Promise<void>;
 }
 
-/** Stops what was started early and not claimed, then waits for every stop. */
-async function allStopped(): Promise<void> {
-  await stopUnclaimed();
-  await stopsSettled();
-}
-
 /**
  * The whole audit: start each server, list and classify its tools, check policies, compare with
  * the class list (and the base), and for update write the class list. On failure every process
@@ -274,10 +267,10 @@ export async function runAudit(settings: Settings, options: AuditOptions): Promi
   try {
     done = await auditServers(settings, options);
   } catch (error) {
-    await allStopped();
+    await stopEveryServer();
     throw error;
   }
-  const settled = allStopped();
+  const settled = stopEveryServer();
   // Awaited by the caller once it has rendered; until then a failure must not count as unhandled.
   settled.catch(() => undefined);
   return { ...done, settled };
@@ -367,7 +360,7 @@ async function auditServers(
   };
   if (options.mode === 'update') {
     // Written once every server is gone: one that lingers after its stop cannot replace it.
-    await allStopped();
+    await stopEveryServer();
     const next = await writeUpdate(report, existing, settings, {
       prune: options.prune === true,
       root: root as WriteRoot,

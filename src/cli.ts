@@ -5,8 +5,8 @@ import { holdYoungGeneration } from './heap.js';
 import { noWorkflowCommands } from './escape.js';
 import { onUncaught } from './last-resort.js';
 import { prestartForCli } from './cli/early.js';
-import { stopUnclaimed } from './server/early.js';
-import { exitOnceWritten, stopsSettled } from './server/process.js';
+import { stopEveryServer } from './server/early.js';
+import { exitOnceWritten } from './server/process.js';
 
 /**
  * A command that does real work: the server starts first (see cli/early.ts), then the rest of the
@@ -25,8 +25,7 @@ async function runCommand(argv: string[]): Promise<CliResult> {
     return failedCommand(error);
   } finally {
     // Whatever failed after the audit, no server outlives the command.
-    await stopUnclaimed();
-    await stopsSettled();
+    await stopEveryServer();
   }
 }
 

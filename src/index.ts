@@ -3,8 +3,8 @@ import { getErrorMessage } from './errors.js';
 import { holdYoungGeneration } from './heap.js';
 import { onUncaught } from './last-resort.js';
 import { prestartForAction } from './action/early.js';
-import { stopUnclaimed } from './server/early.js';
-import { exitOnceWritten, stopsSettled } from './server/process.js';
+import { stopEveryServer } from './server/early.js';
+import { exitOnceWritten } from './server/process.js';
 
 /** The action's entry: the early start (see action/early.ts), then run(). */
 async function main(): Promise<void> {
@@ -18,8 +18,7 @@ async function main(): Promise<void> {
     await run(process.env);
   } finally {
     // Whatever went wrong after the audit (publish failing too), no server outlives the step.
-    await stopUnclaimed();
-    await stopsSettled();
+    await stopEveryServer();
   }
 }
 

@@ -1,6 +1,6 @@
 import { describeError } from './errors.js';
-import { stopUnclaimed } from './server/early.js';
-import { exitOnceWritten, stopsSettled } from './server/process.js';
+import { stopEveryServer } from './server/early.js';
+import { exitOnceWritten } from './server/process.js';
 
 /**
  * The last word on an error nothing caught (a throw in a callback, a rejection nobody awaited):
@@ -26,8 +26,7 @@ export function onUncaught(exitCode: number): void {
           `${noWorkflowCommands(`mcp-annotation-auditor: ${terminalSafe(describeError(error), 2000)}`)}\n`,
         ),
       )
-      .then(stopUnclaimed)
-      .then(stopsSettled)
+      .then(stopEveryServer)
       .catch(() => undefined)
       .finally(exitOnceWritten);
   });

@@ -4,8 +4,7 @@
 // action/ but src/index.ts.
 import * as core from '@actions/core';
 import { getOptionalInput, inputSecrets } from '../config/inputs.js';
-import { stopUnclaimed } from '../server/early.js';
-import { stopsSettled } from '../server/process.js';
+import { stopEveryServer } from '../server/early.js';
 import type { Connect } from '../server/listing.js';
 import { processGit, topLevelOnce, withGit, type Git } from '../git.js';
 import { knownOf, readContext } from './context.js';
@@ -58,8 +57,7 @@ async function runAction(env: NodeJS.ProcessEnv, seams: ActionSeams): Promise<vo
   } catch (error) {
     // A failure before the audit (the config file, say) finds the server started early still
     // running: it is stopped first, so that what the failure writes is not written under it.
-    await stopUnclaimed();
-    await stopsSettled();
+    await stopEveryServer();
     await publishFailure(error, token, (name) => getOptionalInput(name, env), env);
   }
 }

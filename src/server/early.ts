@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ServerProcess, type SpawnSpec } from './process.js';
+import { ServerProcess, stopsSettled, type SpawnSpec } from './process.js';
 
 /*
  * The servers started early: when argv (the CLI) or the inputs (the action) name a stdio server,
@@ -43,4 +43,13 @@ export function serverFor(spec: SpawnSpec): ServerProcess {
 /** Stops servers started early that the audit did not use (a bad config, --help, another spec). */
 export async function stopUnclaimed(): Promise<void> {
   await Promise.all(started.splice(0).map((server) => server.stop()));
+}
+
+/**
+ * What every entry does before it ends, whatever happened: the servers started early that no
+ * audit took are stopped, and every stop under way has settled. No server outlives the process.
+ */
+export async function stopEveryServer(): Promise<void> {
+  await stopUnclaimed();
+  await stopsSettled();
 }

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -184,6 +184,19 @@ describe('usage and exit codes', () => {
     ]);
     expect(run.stdout.length).toBeGreaterThan(1024 * 1024);
     expect(json(run).tools).toHaveLength(3000);
+  });
+
+  it("an error quoting the PR's files reaches the terminal with its control characters escaped", async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, '.github'), { recursive: true });
+    await writeFile(
+      join(dir, '.github/mcp-annotation-auditor.yml'),
+      'servers:\n  "x\\e]0;PWNED\\a\\e[31mRED":\n    command: node\n    bogus: 1\n',
+    );
+    const run = await runCli(['check'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).not.toMatch(/[\u001b\u0007]/);
+    expect(run.stderr).toContain('x\\u001b]0;PWNED\\u0007\\u001b[31mRED');
   });
 
   // Each command's --help runs in memory (test/unit/usage.test.ts); the process answers one.
