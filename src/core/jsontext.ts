@@ -1,5 +1,6 @@
 import type * as Jsonc from 'jsonc-parser';
 import { AuditError } from '../errors.js';
+import { unicodeEscape, UNSEEN_IN_JSON } from '../escape.js';
 
 /*
  * JSON text as people edit it (class lists, client settings files): JSON.parse reads the values,
@@ -232,7 +233,9 @@ export interface JsonEdit {
 /**
  * `text` with each edit applied in turn by jsonc-parser (loaded: see loadJsonText), laid out as
  * the file is (its indent, its line ends). What an edit puts in is laid out alone, so a neighbour
- * written on one line keeps its bytes; a removal lets jsonc-parser lay out the lines it joins.
+ * written on one line keeps its bytes; a removal lets jsonc-parser lay out the lines it joins. Its
+ * invisible and C1 characters are written as `\uXXXX` escapes (a tool name a server chose, say:
+ * the file is committed and read in review).
  */
 export function applyJsonEdits(text: string, edits: JsonEdit[]): string {
   const unit = indentUnit(text);
@@ -250,8 +253,10 @@ export function applyJsonEdits(text: string, edits: JsonEdit[]): string {
     for (const raw of jsonc()
       .modify(out, path, value, {})
       .sort((a, b) => b.offset - a.offset)) {
-      const next = out.slice(0, raw.offset) + raw.content + out.slice(raw.offset + raw.length);
-      const [from, to] = [raw.offset, raw.offset + raw.content.length];
+      // What goes in is JSON text: its invisible and C1 characters (all inside strings) as escapes.
+      const content = raw.content.replace(UNSEEN_IN_JSON, unicodeEscape);
+      const next = out.slice(0, raw.offset) + content + out.slice(raw.offset + raw.length);
+      const [from, to] = [raw.offset, raw.offset + content.length];
       const layout = jsonc()
         .format(next, { offset: from, length: to - from }, formattingOptions)
         .filter((f) => f.offset >= from && f.offset + f.length <= to);

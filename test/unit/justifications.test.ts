@@ -39,6 +39,20 @@ describe('writeJustifications', () => {
     expect(writeJustifications(text, wanted(), 'j.json').text).toBe(text);
   });
 
+  it('writes the invisible and C1 characters of tool names as escapes, new file or edited', async () => {
+    await loadJsonText();
+    const hidden = ['csi\u009b31m', 'bidi\u202egnp', 'zero\u200bwidth'];
+    const hints = { readOnlyHint: true, openWorldHint: false, destructiveHint: false };
+    const names = new Map(hidden.map((tool) => [tool, hints]));
+    const fresh = writeJustifications(undefined, names, 'j.json').text;
+    const edited = writeJustifications(justificationsText(), names, 'j.json').text;
+    for (const text of [fresh, edited]) {
+      expect(text).not.toMatch(/[\u007f-\u009f\u200b\u202e]/);
+      expect(text).toContain('"csi\\u009b31m"');
+      expect(Object.keys(parsed(text).tools)).toEqual(expect.arrayContaining(hidden));
+    }
+  });
+
   it('adds a missing entry in the file’s own layout, the rest untouched', async () => {
     await loadJsonText();
     const two = without('list_notes');
