@@ -60,6 +60,15 @@ export function unicodeEscape(c: string): string {
   return out;
 }
 
+/**
+ * JSON text for a file people read in review (a class list, a settings file): JSON.stringify's,
+ * with its invisible and C1 characters (all inside strings) written as `\uXXXX` escapes, which
+ * JSON.parse reads back the same.
+ */
+export function reviewedJson(value: unknown, space?: number): string {
+  return JSON.stringify(value, null, space).replace(UNSEEN_IN_JSON, unicodeEscape);
+}
+
 /** Characters with an HTML meaning become entities. */
 const ENTITIES: Record<string, string> = {
   '&': '&amp;',

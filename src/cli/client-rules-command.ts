@@ -6,7 +6,7 @@ import { seenBy, type Client } from '../clients/client.js';
 import { recordedTool, type RecordedClientTool } from '../clients/judge.js';
 import { CLIENTS, clientById } from '../clients/registry.js';
 import { AuditError } from '../errors.js';
-import { terminalSafe } from '../escape.js';
+import { reviewedJson, terminalSafe } from '../escape.js';
 import { NPX_COMMAND } from '../version.js';
 import type { CliResult } from './help.js';
 
@@ -113,6 +113,6 @@ export async function runClientRules(
   const stdout =
     options.format === 'text'
       ? results.map((r, i) => textOf(clients[i] as Client, r, tools.length)).join('\n')
-      : `${JSON.stringify({ clients: results }, null, 2)}\n`;
+      : `${reviewedJson({ clients: results }, 2)}\n`;
   return { exitCode: 0, stdout, stderr: '' };
 }

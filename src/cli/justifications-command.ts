@@ -3,7 +3,7 @@ import { readJustificationsText } from '../files.js';
 import { readConfigFile } from '../config/file.js';
 import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG, DEFAULT_JUSTIFICATIONS } from '../config/defaults.js';
 import { AuditError } from '../errors.js';
-import { terminalSafe } from '../escape.js';
+import { reviewedJson, terminalSafe } from '../escape.js';
 import { loadJsonText } from '../core/jsontext.js';
 import {
   wantedHints,
@@ -81,7 +81,7 @@ export async function runJustifications({
     stdout:
       format === 'text'
         ? summary(target, done, verb)
-        : `${JSON.stringify({ written: changed, file: target, added, rewrite, orphaned }, null, 2)}\n`,
+        : `${reviewedJson({ written: changed, file: target, added, rewrite, orphaned }, 2)}\n`,
     stderr: '',
   };
 }

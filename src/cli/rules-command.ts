@@ -11,7 +11,7 @@ import {
 import { readConfigFile, writtenServerKeys } from '../config/file.js';
 import { DEFAULT_CLASS_LIST, DEFAULT_CONFIG } from '../config/defaults.js';
 import { AuditError } from '../errors.js';
-import { terminalSafe } from '../escape.js';
+import { reviewedJson, terminalSafe } from '../escape.js';
 import type { CliResult } from './help.js';
 import type { CommandLine } from './args.js';
 import { NPX_COMMAND } from '../version.js';
@@ -90,7 +90,7 @@ async function writeRules(
     stdout:
       format === 'text'
         ? `${renderTable(list, permissions)}\n${told}${changed ? 'Wrote' : 'Unchanged:'} ${terminalSafe(target, 200)} (${count} rule${count === 1 ? '' : 's'} for ${names.length === 1 ? 'server' : 'servers'} ${names.join(', ') || '(none)'}; every other key and rule kept).\n`
-        : `${JSON.stringify({ written: changed, file: target, permissions, removed: merged.removed }, null, 2)}\n`,
+        : `${reviewedJson({ written: changed, file: target, permissions, removed: merged.removed }, 2)}\n`,
     stderr: format === 'text' ? '' : told,
   };
 }
@@ -122,9 +122,7 @@ export async function runRules({ values, positionals, dashdash }: CommandLine): 
   return {
     exitCode: 0,
     stdout:
-      format === 'text'
-        ? renderTable(list, permissions)
-        : `${JSON.stringify({ permissions }, null, 2)}\n`,
+      format === 'text' ? renderTable(list, permissions) : `${reviewedJson({ permissions }, 2)}\n`,
     stderr: '',
   };
 }

@@ -14,7 +14,7 @@ import {
 import { parseJsonText, withJsonPositions } from './jsontext.js';
 import { shapes } from './schemas.js';
 import { AuditError, describeError } from '../errors.js';
-import { terminalSafe, unicodeEscape, UNSEEN_IN_JSON } from '../escape.js';
+import { reviewedJson, terminalSafe } from '../escape.js';
 import { HINT_NAMES, isObject, type HintName } from './tools.js';
 import type { Pin } from './pins.js';
 
@@ -379,7 +379,7 @@ export function serializeClassList(list: ClassList): string {
   file.version = CLASS_LIST_VERSION;
   file.tools = tools;
   // Outside strings the text is ASCII: only characters inside strings are rewritten.
-  return `${JSON.stringify(file, null, 2).replace(UNSEEN_IN_JSON, unicodeEscape)}\n`;
+  return `${reviewedJson(file, 2)}\n`;
 }
 
 /** The entries of one server. */

@@ -1,6 +1,6 @@
 import { compareText } from './order.js';
 import { CLASS_RANK, hintMoves, type ToolChange } from './change.js';
-import { fullToolName, type ToolRecord } from './classlist.js';
+import type { ToolRecord } from './classlist.js';
 import type { Finding } from './findings.js';
 import { runChecks } from './rules.js';
 import { HINT_NAMES } from './tools.js';
@@ -93,12 +93,12 @@ export function diffRecords(
     changes.push(oneSided('removed', key, before.get(key) as ToolRecord));
   for (const key of unpaired(added))
     changes.push(oneSided('added', key, after.get(key) as ToolRecord));
-  markSuccessors(changes);
   for (const [key, b] of before) {
     const a = after.get(key);
     const change = a && compare(key, b, a, options.schema === true);
     if (change) changes.push(change);
   }
+  markSuccessors(changes);
   return changes.sort((x, y) => compareText(x.name, y.name));
 }
 
@@ -277,39 +277,49 @@ function mostAlike(
 }
 
 /**
- * Each tool removed outright whose class a tool added, renamed or moved in the same change falls
- * below (and below what that tool's own rename relaxed): which tool the newcomer replaced is not
- * known, a schema or a name paired it with another, and the worst case is judged. The removal
- * gets that tool as its `successor` (the lowest class, then name order), and class-relaxed reads
- * it. `changes` are every change of one server, or of a whole run (moves).
+ * Each tool removed outright that a newcomer of the same change would relax (its class, or a
+ * hint it declared), more than that newcomer relaxes its own predecessor: a tool added, renamed
+ * or moved, or one kept whose input schema changed (a tool can take over another's work under
+ * its own name). Which tool a newcomer replaced is not known, a schema or a name paired it with
+ * another, and the worst case is judged: the removal gets as its `successor` the newcomer that
+ * relaxes it most (then the least of its own, then name order), and class-relaxed and
+ * hint-dropped read it. `changes` are every change of one server, or of a whole run (moves).
+ * The newcomers are weighed by kind (what relaxation reads of them: at most 48), so the work is
+ * in proportion to the tools.
  */
 export function markSuccessors(changes: ToolChange[]): void {
-  // The newcomer of each lower class that relaxes least of its own predecessor.
-  const lowest = new Map<number, { record: ToolRecord; own: number }>();
+  // Of each kind of newcomer, the one that relaxes least of its own predecessor.
+  const kinds = new Map<string, { record: ToolRecord; own: number; name: string }>();
   for (const c of changes) {
-    if ((c.kind !== 'added' && c.kind !== 'renamed') || !c.after) continue;
-    const rank = CLASS_RANK[c.after.class];
-    const own = c.before ? classFall(c.before, c.after) : 0;
-    const held = lowest.get(rank);
-    if (
-      !held ||
-      own < held.own ||
-      (own === held.own &&
-        compareText(c.name, fullToolName(held.record.server, held.record.tool)) < 0)
-    )
-      lowest.set(rank, { record: c.after, own });
+    if (!c.after || !isNewcomer(c)) continue;
+    const own = c.before ? relaxation(c.before, c.after) : 0;
+    const kind = kindOf(c.after);
+    const held = kinds.get(kind);
+    if (!held || own < held.own || (own === held.own && compareText(c.name, held.name) < 0))
+      kinds.set(kind, { record: c.after, own, name: c.name });
   }
   for (const c of changes) {
     if (c.kind !== 'removed' || !c.before || c.successor) continue;
-    const { before } = c;
-    for (let rank = 0; rank < CLASS_RANK[before.class]; rank++) {
-      const newcomer = lowest.get(rank);
-      if (newcomer && classFall(before, newcomer.record) > newcomer.own) {
-        c.successor = newcomer.record;
-        break;
-      }
+    let best: { record: ToolRecord; relaxes: number; own: number; name: string } | undefined;
+    for (const { record, own, name } of kinds.values()) {
+      const relaxes = relaxation(c.before, record);
+      if (relaxes <= own) continue;
+      if (
+        !best ||
+        relaxes > best.relaxes ||
+        (relaxes === best.relaxes &&
+          (own < best.own || (own === best.own && compareText(name, best.name) < 0)))
+      )
+        best = { record, relaxes, own, name };
     }
+    if (best) c.successor = best.record;
   }
+}
+
+/** A tool that came in the change: added, renamed or moved, or kept with a new input schema. */
+function isNewcomer(c: ToolChange): boolean {
+  if (c.kind === 'added' || c.kind === 'renamed') return true;
+  return c.kind === 'changed' && c.before !== undefined && c.before.schema !== c.after?.schema;
 }
 
 /** How many classes `after` falls below `before` (0 when it does not). */

@@ -6,7 +6,7 @@ import { compareText } from './order.js';
 import type { RecordedHint, ToolRecord } from './classlist.js';
 import { applyJsonEdits, parseJsonText, type JsonEdit } from './jsontext.js';
 import { AuditError } from '../errors.js';
-import { terminalSafe, unicodeEscape, UNSEEN_IN_JSON } from '../escape.js';
+import { reviewedJson, terminalSafe } from '../escape.js';
 import { isObject } from './tools.js';
 
 export const JUSTIFICATIONS_SCHEMA =
@@ -193,7 +193,7 @@ export function writeJustifications(
     const tools = Object.fromEntries([...wanted].map(([tool, h]) => [tool, newEntry(h)]));
     result.added = [...wanted.keys()];
     const file = { $schema: JUSTIFICATIONS_SCHEMA, schema_version: 1, tools };
-    result.text = `${JSON.stringify(file, null, 2).replace(UNSEEN_IN_JSON, unicodeEscape)}\n`;
+    result.text = `${reviewedJson(file, 2)}\n`;
     return result;
   }
   const entries = parseJustifications(existing, path);

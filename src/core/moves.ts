@@ -91,6 +91,9 @@ function oneSided(
   return out;
 }
 
+/** The rules that judge a removal against its successor (see markSuccessors). */
+const SUCCESSOR_RULES = ['class-relaxed', 'hint-dropped'];
+
 /** Takes a one-sided change, and the finding that reported it, out of its server's report. */
 function takeOut(
   side: { report: MovableServer; change: ToolChange },
@@ -99,7 +102,7 @@ function takeOut(
   const { report, change } = side;
   report.changes = report.changes.filter((c) => c !== change);
   // A removal judged against its server's successor (class-relaxed) is judged as a move now.
-  const rules = change.successor ? [rule, 'class-relaxed'] : [rule];
+  const rules = change.successor ? [rule, ...SUCCESSOR_RULES] : [rule];
   for (const name of rules) {
     const at = report.findings.findIndex((f) => f.rule === name && f.tool === change.tool);
     if (at >= 0) report.findings.splice(at, 1);
@@ -118,7 +121,7 @@ function markRunSuccessors(reports: MovableServer[]): void {
   markSuccessors(reports.flatMap((report) => report.changes));
   for (const { report, c } of unmarked)
     if (c.successor)
-      report.findings.push(...changeFindings([c]).filter((f) => f.rule === 'class-relaxed'));
+      report.findings.push(...changeFindings([c]).filter((f) => SUCCESSOR_RULES.includes(f.rule)));
 }
 
 /**

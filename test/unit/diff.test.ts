@@ -177,6 +177,39 @@ describe('which removed tool an added one replaced: the worst case is judged', (
     ).toEqual(['del>erase:true', 'old>new:false']);
   });
 
+  it("a newcomer on a decoy's schema is judged for the hints it would drop of the removed tool", () => {
+    const before = records(
+      {
+        name: 'delete_note',
+        inputSchema: schema('id'),
+        annotations: { ...DELETE, idempotentHint: true },
+      },
+      { name: 'purge_cache', inputSchema: schema('key'), annotations: { readOnlyHint: false } },
+    );
+    const after = records({
+      name: 'delete_note_v2',
+      inputSchema: schema('key'),
+      annotations: { readOnlyHint: false, destructiveHint: true },
+    });
+    expect(summary(before, after)).toEqual({
+      changes: ['removed:>delete_note', 'renamed:purge_cache>delete_note_v2'],
+      errors: ['hint-dropped:delete_note'],
+    });
+  });
+
+  it('a kept tool whose input schema changed is a newcomer; one whose description alone changed is not', () => {
+    const list = { name: 'list_notes', inputSchema: schema('q'), annotations: READ };
+    const before = records(list, {
+      name: 'delete_note',
+      inputSchema: schema('id'),
+      annotations: DELETE,
+    });
+    const absorbed = records({ ...list, inputSchema: schema('id') });
+    expect(summary(before, absorbed).errors).toEqual(['class-relaxed:delete_note']);
+    const reworded = records({ ...list, description: 'Lists the notes, newest first.' });
+    expect(summary(before, reworded).errors).toEqual([]);
+  });
+
   it('a decoy more alike by name does not take the successor that relaxes the delete tool most', () => {
     const before = records({ name: 'delete_note', inputSchema: schema('id'), annotations: DELETE });
     const after = records(

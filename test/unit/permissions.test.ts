@@ -292,3 +292,24 @@ describe('the check of settings against the class list', () => {
     ]);
   });
 });
+
+describe('the rules written into a settings file', () => {
+  it('write the invisible and C1 characters of tool names as escapes, new file or merged', () => {
+    const name = 'mcp__notes__list\u009b31mnotes\u202e';
+    const next = { allow: [name], ask: [], deny: [] };
+    const servers = new Set(['notes']);
+    const fresh = mergePermissions(undefined, next, servers);
+    const merged = mergePermissions(
+      parseSettings('{\n  "permissions": {\n    "allow": []\n  }\n}\n', 's.json'),
+      next,
+      servers,
+    );
+    for (const text of [fresh, merged]) {
+      expect(text).not.toMatch(/[\u009b\u202e]/);
+      expect(text).toContain('"mcp__notes__list\\u009b31mnotes\\u202e"');
+      expect((JSON.parse(text) as { permissions: { allow: string[] } }).permissions.allow).toEqual([
+        name,
+      ]);
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import { reviewedJson } from '../../escape.js';
 import { compareText } from '../../core/order.js';
 import * as z from 'zod/v4';
 import type { ToolClass } from '../../core/classify.js';
@@ -179,13 +180,13 @@ type Member = [key: string, value: (indent: string) => string];
 function renderList(items: string[], indent: string, layout: Layout): string {
   if (!items.length) return '[]';
   const { unit, eol } = layout;
-  return `[${eol}${items.map((r) => `${indent}${unit}${JSON.stringify(r)}`).join(`,${eol}`)}${eol}${indent}]`;
+  return `[${eol}${items.map((r) => `${indent}${unit}${reviewedJson(r)}`).join(`,${eol}`)}${eol}${indent}]`;
 }
 
 function renderObject(members: Member[], indent: string, layout: Layout): string {
   const { unit, eol } = layout;
   const inner = members
-    .map(([key, value]) => `${indent}${unit}${JSON.stringify(key)}: ${value(indent + unit)}`)
+    .map(([key, value]) => `${indent}${unit}${reviewedJson(key)}: ${value(indent + unit)}`)
     .join(`,${eol}`);
   return `{${eol}${inner}${eol}${indent}}`;
 }
@@ -242,7 +243,7 @@ function insertMembers(object: Node, members: Member[], layout: Layout): Edit[] 
   return members.map(([key, value]) => ({
     offset: last.offset + last.length,
     length: 0,
-    content: `,${eol}${indent}${JSON.stringify(key)}: ${value(indent)}`,
+    content: `,${eol}${indent}${reviewedJson(key)}: ${value(indent)}`,
   }));
 }
 
@@ -310,8 +311,7 @@ export function mergeSettings(
   next: Permissions,
   servers: Set<string>,
 ): MergedSettings {
-  if (!existing)
-    return { text: `${JSON.stringify({ permissions: next }, null, 2)}\n`, removed: [] };
+  if (!existing) return { text: `${reviewedJson({ permissions: next }, 2)}\n`, removed: [] };
   const bom = existing.text.startsWith(BOM) ? BOM : '';
   const parsed = parseJsonText(existing.text, `The settings file ${existing.path}`, UNPARSED, {
     lines: true,

@@ -32,6 +32,28 @@ ruleTable('hint-dropped', {
         },
       ],
     },
+    {
+      name: "a tool removed while a newcomer on another removed tool's schema lacks its hints",
+      case: {
+        before: [
+          {
+            name: 'delete_note',
+            inputSchema: { type: 'object', properties: { id: { type: 'string' } } },
+            annotations: { destructiveHint: true, openWorldHint: false },
+          },
+          { name: 'purge', annotations: { destructiveHint: true } },
+        ],
+        after: [{ name: 'delete_note_v2', annotations: { destructiveHint: true } }],
+      },
+      findings: [
+        {
+          tool: 'delete_note',
+          message:
+            'Removed while delete_note_v2 came in the same change: if it replaces this tool, openWorldHint (was false) no longer declared; clients now assume the default.',
+          hints: ['openWorldHint'],
+        },
+      ],
+    },
   ],
   passes: [
     {

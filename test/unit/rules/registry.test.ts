@@ -40,7 +40,9 @@ describe('the rule registry', () => {
   it("derives SARIF's rule metadata and the README's rows from the rule's file", () => {
     expect(sarifRule(RULES['hint-dropped'])).toEqual({
       id: 'hint-dropped',
-      shortDescription: { text: 'a hint declared before is absent now' },
+      shortDescription: {
+        text: 'a hint declared before is absent now (a tool removed beside a newcomer lacking it included)',
+      },
       help: {
         text: 'What clears it: declare the hint again with the value it had; if the drop is intended, the label or a waiver (locally, update and a commit, since the CLI then compares with HEAD).',
         markdown:
