@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { AuditError, getErrorMessage } from './errors.js';
 import { terminalSafe } from './escape.js';
-import { activeGit } from './git.js';
+import { topLevelOf } from './git.js';
 
 /*
  * Every file the tool writes (the class list, Claude Code settings from `rules --write`, the
@@ -249,7 +249,7 @@ export async function readConfined(
  * (a working-directory the PR linked elsewhere must not move it), else the workspace.
  */
 export async function repositoryRoot(workspace?: string): Promise<WriteRoot> {
-  const top = await activeGit().topLevel();
+  const top = await topLevelOf();
   const real = async (p: string) => (await realOrNothing(p)) ?? resolve(p);
   const topReal = top ? await real(top) : undefined;
   const name = 'the repository';

@@ -167,35 +167,36 @@ export function withGit<T>(git: Git, work: () => Promise<T>): Promise<T> {
   return scoped.run(git, work);
 }
 
-/**
- * `git`, asked each folder's top level once: the action asks it for the workspace (where it
- * writes) and for the class list's folder (its path from the root), most often the same folder,
- * and each question is a git process. For one run: the answers are a run's view of the checkout.
- */
-export function topLevelOnce(git: Git): Git {
-  const asked = new Map<string, Promise<string | undefined>>();
-  // Each other question goes to `git` as it is (a class's methods included).
-  return {
-    topLevel(cwd) {
-      const key = resolve(cwd ?? process.cwd());
-      let answer = asked.get(key);
-      if (!answer) {
-        answer = git.topLevel(cwd);
-        asked.set(key, answer);
-      }
-      return answer;
-    },
-    commit: (ref, cwd) => git.commit(ref, cwd),
-    tree: (commit, cwd) => git.tree(commit, cwd),
-    entries: (tree, cwd) => git.entries(tree, cwd),
-    blob: (object, cwd) => git.blob(object, cwd),
-    fetch: (ref, cwd) => git.fetch(ref, cwd),
-    tracked: (path, cwd) => git.tracked(path, cwd),
-    show: (object, cwd) => git.show(object, cwd),
-  };
-}
-
 /** The Git the engine asks: the one {@link withGit} set for this run, else the real `git`. */
 export function activeGit(): Git {
   return scoped.getStore() ?? processGit;
+}
+
+/**
+ * The top level of each folder asked in this run, by the Git that answered (see forgetTopLevels):
+ * the action asks it for the workspace (where it writes) and for the class list's path, the same
+ * folder, and each question is a git process.
+ */
+const topLevels = new Map<Git, Map<string, Promise<string | undefined>>>();
+
+/** The repository's root from `cwd` (the current folder), asked of the active Git once a run. */
+export function topLevelOf(cwd?: string): Promise<string | undefined> {
+  const active = activeGit();
+  let asked = topLevels.get(active);
+  if (!asked) {
+    asked = new Map();
+    topLevels.set(active, asked);
+  }
+  const key = resolve(cwd ?? process.cwd());
+  let answer = asked.get(key);
+  if (!answer) {
+    answer = active.topLevel(cwd);
+    asked.set(key, answer);
+  }
+  return answer;
+}
+
+/** A new run (a command, an action step) asks afresh: what an earlier run learnt is dropped. */
+export function forgetTopLevels(): void {
+  topLevels.clear();
 }

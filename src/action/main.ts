@@ -6,7 +6,7 @@ import * as core from '@actions/core';
 import { getOptionalInput, inputSecrets } from '../config/inputs.js';
 import { stopEveryServer } from '../server/early.js';
 import type { Connect } from '../server/listing.js';
-import { processGit, topLevelOnce, withGit, type Git } from '../git.js';
+import { forgetTopLevels, withGit, type Git } from '../git.js';
 import { knownOf, readContext } from './context.js';
 import { nothingKnown, publishFailure, within } from './failure.js';
 import { publish } from './publish.js';
@@ -35,7 +35,8 @@ export interface ActionSeams {
  * process.env.
  */
 export function run(env: NodeJS.ProcessEnv = process.env, seams: ActionSeams = {}): Promise<void> {
-  return withGit(topLevelOnce(seams.git ?? processGit), () => runAction(env, seams));
+  forgetTopLevels();
+  return seams.git ? withGit(seams.git, () => runAction(env, seams)) : runAction(env, seams);
 }
 
 async function runAction(env: NodeJS.ProcessEnv, seams: ActionSeams): Promise<void> {

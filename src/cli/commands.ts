@@ -13,7 +13,7 @@ import {
   type ConfigRead,
 } from '../config/plan.js';
 import { logicalCwd } from '../config/base-reader.js';
-import { withGit, type Git } from '../git.js';
+import { forgetTopLevels, withGit, type Git } from '../git.js';
 import { AuditError } from '../errors.js';
 import { repositoryRoot, type WriteRoot } from '../confined.js';
 import type { Finding } from '../core/findings.js';
@@ -194,6 +194,7 @@ export interface CliSeams {
 
 /** The CLI as a function of its arguments, so tests can call it without a process. */
 export function runCli(argv: string[], seams: CliSeams = {}): Promise<CliResult> {
+  forgetTopLevels();
   return seams.git
     ? withGit(seams.git, () => runCommand(argv, seams.connect))
     : runCommand(argv, seams.connect);

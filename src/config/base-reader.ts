@@ -6,7 +6,7 @@
 import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { AuditError } from '../errors.js';
-import { activeGit, gitMessage, type Git, type TreeEntry } from '../git.js';
+import { activeGit, gitMessage, topLevelOf, type Git, type TreeEntry } from '../git.js';
 
 /** A commit with no parent: a push that creates a branch names it as its `before`. */
 export const NULL_SHA = /^0{40}$/;
@@ -28,7 +28,7 @@ export async function logicalCwd(env: NodeJS.ProcessEnv = process.env): Promise<
 
 /** The repository's root as git reports it from `cwd`; undefined outside a repository. */
 export function gitTopLevel(cwd: string): Promise<string | undefined> {
-  return activeGit().topLevel(cwd);
+  return topLevelOf(cwd);
 }
 
 /**
