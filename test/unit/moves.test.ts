@@ -84,6 +84,17 @@ describe('pairMoves', () => {
 
 describe('a delete tool removed in one server beside a read newcomer in another', () => {
   const READ = { readOnlyHint: true, destructiveHint: false };
+  const none = new Map<string, ToolRecord>();
+  const deleteNote = {
+    name: 'delete_note',
+    inputSchema: schema('id'),
+    annotations: destructive(true),
+  };
+  const read = (name: string, field: string) => ({
+    name,
+    inputSchema: schema(field),
+    annotations: READ,
+  });
   const errors = (servers: MovableServer[]) =>
     servers.flatMap((s) =>
       s.findings
@@ -92,18 +103,9 @@ describe('a delete tool removed in one server beside a read newcomer in another'
     );
 
   it('is judged against it when a name pairs the newcomer with another tool (a move)', () => {
-    const none = new Map<string, ToolRecord>();
     const servers = reports(
-      [
-        'a',
-        records(
-          'a',
-          { name: 'delete_note', inputSchema: schema('id'), annotations: destructive(true) },
-          { name: 'list_x', inputSchema: schema('q'), annotations: READ },
-        ),
-        none,
-      ],
-      ['b', none, records('b', { name: 'list_x', inputSchema: schema('key'), annotations: READ })],
+      ['a', records('a', deleteNote, read('list_x', 'q')), none],
+      ['b', none, records('b', read('list_x', 'key'))],
     );
     pairMoves(servers);
     expect(errors(servers)).toEqual(['a:class-relaxed:delete_note']);
@@ -111,66 +113,22 @@ describe('a delete tool removed in one server beside a read newcomer in another'
 
   it("is judged against it when the newcomer's own server pairs it by schema", () => {
     const servers = reports(
-      [
-        'a',
-        records('a', {
-          name: 'delete_note',
-          inputSchema: schema('id'),
-          annotations: destructive(true),
-        }),
-        new Map<string, ToolRecord>(),
-      ],
-      [
-        'b',
-        records('b', { name: 'list_x', inputSchema: schema('q'), annotations: READ }),
-        records('b', { name: 'purge_v2', inputSchema: schema('q'), annotations: READ }),
-      ],
+      ['a', records('a', deleteNote), none],
+      ['b', records('b', read('list_x', 'q')), records('b', read('purge_v2', 'q'))],
     );
     pairMoves(servers);
     expect(errors(servers)).toEqual(['a:class-relaxed:delete_note']);
     // Moved once it pairs as a move, its removal is no longer judged alone.
     const moved = reports(
-      [
-        'a',
-        records('a', {
-          name: 'delete_note',
-          inputSchema: schema('id'),
-          annotations: destructive(true),
-        }),
-        new Map<string, ToolRecord>(),
-      ],
-      [
-        'b',
-        new Map<string, ToolRecord>(),
-        records('b', {
-          name: 'delete_note',
-          inputSchema: schema('id'),
-          annotations: destructive(true),
-        }),
-      ],
+      ['a', records('a', deleteNote), none],
+      ['b', none, records('b', deleteNote)],
     );
     pairMoves(moved);
     expect(errors(moved)).toEqual([]);
     // Nor when its own server had judged it against a successor there.
     const both = reports(
-      [
-        'a',
-        records(
-          'a',
-          { name: 'delete_note', inputSchema: schema('id'), annotations: destructive(true) },
-          { name: 'list_x', inputSchema: schema('q'), annotations: READ },
-        ),
-        records('a', { name: 'purge', inputSchema: schema('q'), annotations: READ }),
-      ],
-      [
-        'b',
-        new Map<string, ToolRecord>(),
-        records('b', {
-          name: 'delete_note',
-          inputSchema: schema('id'),
-          annotations: destructive(true),
-        }),
-      ],
+      ['a', records('a', deleteNote, read('list_x', 'q')), records('a', read('purge', 'q'))],
+      ['b', none, records('b', deleteNote)],
     );
     expect(errors(both)).toEqual(['a:class-relaxed:delete_note']);
     pairMoves(both);
