@@ -139,7 +139,7 @@ export function schemaRenames({
   return pairs;
 }
 
-/** What {@link relaxation} reads of a removed tool: its class and which hints it declares. */
+/** What {@link relaxation} reads of a tool, on either side: its class and which hints it declares. */
 function kindOf(record: ToolRecord): string {
   return `${record.class}:${HINT_NAMES.map((h) => (record.hints[h] === 'absent' ? 0 : 1)).join('')}`;
 }
