@@ -37,8 +37,8 @@ export interface ToolChange {
   /** The pinned input schema differs (both sides pinned): the paths that changed. */
   inputSchemaChanged?: SchemaChange;
   /**
-   * A removed tool's possible successor: a tool added, renamed or moved in the same change whose
-   * class is lower, which a schema or a name paired with another tool (see markSuccessors).
+   * A removed tool's possible successor: a tool that came in the same change (added, renamed,
+   * moved, or kept with a new input schema) and would relax it (see markSuccessors).
    */
   successor?: ToolRecord;
 }

@@ -66,13 +66,11 @@ export function movePairs(
   });
   const across = ([oldKey, newKey]: [string, string]) =>
     removed.get(oldKey)?.server !== added.get(newKey)?.server;
-  for (const pair of nameMoves(candidates()).filter(across)) {
-    paired.add(pair[0]).add(pair[1]);
-    pairs.push(pair);
-  }
-  for (const pair of schemaRenames(candidates()).filter(across)) {
-    paired.add(pair[0]).add(pair[1]);
-    pairs.push(pair);
+  for (const step of [nameMoves, schemaRenames]) {
+    for (const pair of step(candidates()).filter(across)) {
+      paired.add(pair[0]).add(pair[1]);
+      pairs.push(pair);
+    }
   }
   return [...pairs, ...probableRenames(candidates(), true)];
 }
@@ -101,7 +99,7 @@ function takeOut(
 ): void {
   const { report, change } = side;
   report.changes = report.changes.filter((c) => c !== change);
-  // A removal judged against its server's successor (class-relaxed) is judged as a move now.
+  // A removal judged against its server's successor (SUCCESSOR_RULES) is judged as a move now.
   const rules = change.successor ? [rule, ...SUCCESSOR_RULES] : [rule];
   for (const name of rules) {
     const at = report.findings.findIndex((f) => f.rule === name && f.tool === change.tool);
@@ -110,7 +108,7 @@ function takeOut(
 }
 
 /**
- * Each removal left once the moves are paired, judged against a newcomer of a lower class in
+ * Each removal left once the moves are paired, judged against a newcomer that would relax it in
  * any server of the run (see markSuccessors): a schema or a name pairing the newcomer with
  * another tool, in its server or across, cannot leave a delete tool a plain removal.
  */
