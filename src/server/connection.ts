@@ -88,7 +88,7 @@ export interface Connection {
   finish(listing: Listing): Promise<Listing>;
   /** What was thrown, as one error a person can act on. */
   failure(error: unknown, limits: ListLimits): Promise<AuditError>;
-  /** Ends what the connection started; for stdio, in the background (see stopsSettled). */
+  /** Ends what the connection started; for stdio, in the background (see stopAll). */
   close(): Promise<void>;
 }
 

@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
-import { ServerProcess, stopsSettled, type SpawnSpec } from './process.js';
+import { ServerProcess, stopAll, type SpawnSpec } from './process.js';
 
 /*
  * The servers started early: when argv (the CLI) or the inputs (the action) name a stdio server,
  * the entry starts it before the rest of the auditor (zod, yaml, the MCP SDK) loads, so that the
  * server boots while we do (cli/early.ts, action/early.ts). The listing claims it (serverFor)
- * only when its own settings yield the very same spec; otherwise it is stopped unused
- * (stopUnclaimed).
+ * only when its own settings yield the very same spec; otherwise it is stopped unused, with every
+ * other server, when the entry ends (stopEveryServer).
  */
 
 const started: ServerProcess[] = [];
@@ -40,16 +40,12 @@ export function serverFor(spec: SpawnSpec): ServerProcess {
   return (index < 0 ? undefined : started.splice(index, 1)[0]) ?? new ServerProcess(spec);
 }
 
-/** Stops servers started early that the audit did not use (a bad config, --help, another spec). */
-export async function stopUnclaimed(): Promise<void> {
-  await Promise.all(started.splice(0).map((server) => server.stop()));
-}
-
 /**
- * What every entry does before it ends, whatever happened: the servers started early that no
- * audit took are stopped, and every stop under way has settled. No server outlives the process.
+ * What every entry does before it ends, whatever happened: every server we started is stopped,
+ * the early ones no audit took and any a listing still holds (an error in the middle of one), and
+ * every stop has settled. No server outlives the process.
  */
 export async function stopEveryServer(): Promise<void> {
-  await stopUnclaimed();
-  await stopsSettled();
+  started.length = 0;
+  await stopAll();
 }

@@ -179,6 +179,7 @@ export class ServerProcess {
   private readonly stderrEnded: Promise<unknown>;
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private spawnError: Error | undefined;
+  private stopping: Promise<void> | undefined;
 
   constructor(readonly spec: SpawnSpec) {
     installExitHook();
@@ -332,9 +333,14 @@ export class ServerProcess {
   /**
    * Ends the server: close stdin (the stdio binding's polite request), then SIGTERM, then SIGKILL,
    * each bounded; finally the rest of its process group and its descendants. Resolves once the
-   * process is gone.
+   * process is gone. A second call gets the first one's stop, so any number of callers can ask.
    */
-  async stop(graceMs = 2_000): Promise<void> {
+  stop(graceMs = 2_000): Promise<void> {
+    this.stopping ??= this.end(graceMs);
+    return this.stopping;
+  }
+
+  private async end(graceMs: number): Promise<void> {
     if (this.child.pid !== undefined) {
       // Read while the server runs: once it exits, its children are reparented out of reach.
       this.collectDescendants();
@@ -408,19 +414,19 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
   }
 }
 
-const stopping = new Set<Promise<void>>();
-
 /**
- * Ends a server while the audit goes on with what it listed; `stopsSettled()` waits for every such
- * stop, so nothing we started outlives the audit.
+ * Ends a server while the audit goes on with what it listed; `stopAll()` waits for its stop, so
+ * nothing we started outlives the audit.
  */
 export function stopInBackground(server: ServerProcess): void {
-  const stop = server.stop();
-  stopping.add(stop);
-  void stop.finally(() => stopping.delete(stop));
+  server.stop().catch(() => undefined);
 }
 
-/** Resolves once every server stopped in the background is gone. */
-export async function stopsSettled(): Promise<void> {
-  while (stopping.size) await Promise.all([...stopping]);
+/**
+ * Stops every server we started that is not gone yet, whoever holds it (a listing under way, an
+ * early start nobody claimed, a stop in the background), and resolves once each one is gone: what
+ * every entry awaits before it ends, an error or not.
+ */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...live].map((server) => server.stop().catch(() => undefined)));
 }

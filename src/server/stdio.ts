@@ -191,7 +191,7 @@ export class StdioConnection implements Connection {
     return redactError(failure, this.redact);
   }
 
-  /** The server shuts down while the audit goes on with the listing; see stopsSettled(). */
+  /** The server shuts down while the audit goes on with the listing; see stopAll(). */
   close(): Promise<void> {
     stopInBackground(this.server);
     return Promise.resolve();

@@ -10,7 +10,7 @@ import {
   serverEnvironment,
   ServerProcess,
   stopInBackground,
-  stopsSettled,
+  stopAll,
   type SpawnSpec,
 } from '../../src/server/process.js';
 import {
@@ -39,7 +39,7 @@ async function audit(command: string[]): Promise<number> {
     });
     return listing.rawTools.length;
   } finally {
-    await stopsSettled();
+    await stopAll();
   }
 }
 
@@ -190,6 +190,20 @@ describe('a server without children', () => {
     expect(isAlive(server.pid ?? 0)).toBe(false);
   });
 
+  it('is stopped by stopAll while a listing still holds it, and a stop asked twice is one stop', async () => {
+    // What every entry awaits before it ends, an error in the middle of a listing included: the
+    // held server is no one's to stop but its listing's, and is gone all the same.
+    const held = new ServerProcess(spec([process.execPath, EXAMPLE]));
+    const stopping = new ServerProcess(spec([process.execPath, EXAMPLE]));
+    await Promise.all([handshake(held), handshake(stopping)]);
+    expect(stopping.stop()).toBe(stopping.stop());
+    await stopAll();
+    for (const server of [held, stopping]) {
+      expect(server.hasExited).toBe(true);
+      expect(isAlive(server.pid ?? 0)).toBe(false);
+    }
+  });
+
   it('gets the end of its input while the audit is still busy: the pipe closes at the stop', async () => {
     // A server that writes a file when its input ends. Once stopped in the background, the audit
     // goes on without waiting (here, a loop that never yields to the event loop): the server must
@@ -202,7 +216,7 @@ describe('a server without children', () => {
     let seen = false;
     // A hang guard only, counted in checks, never in time: the server needs a few ms of CPU.
     for (let check = 0; check < 5_000_000 && !seen; check++) seen = existsSync(marker);
-    await stopsSettled();
+    await stopAll();
     expect(seen).toBe(true);
     expect(isAlive(server.pid ?? 0)).toBe(false);
   });
