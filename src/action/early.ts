@@ -6,6 +6,7 @@ import {
   DEFAULT_SETTINGS,
   LOCAL_SETTINGS,
 } from '../config/defaults.js';
+import { grantFiles } from '../config/claude-grants.js';
 import { readInputs } from '../config/inputs.js';
 import { heldIn, stepCredentials } from './credentials.js';
 import { startEarly } from '../server/early.js';
@@ -17,7 +18,7 @@ let enteredWorkingDirectoryEarly = false;
 /**
  * The action's early start (see server/early.ts), for its stdio `command` input: the working
  * directory is entered and the files the action trusts (the event, the config file, the settings
- * files) are read first (trusted.ts), then the server starts and boots while the rest of the
+ * files, Claude Code's commands and skills) are read first (trusted.ts), then the server starts and boots while the rest of the
  * action loads, reads the config file and the event, and asks for the base class list (often a
  * GitHub API request).
  */
@@ -43,6 +44,7 @@ export function prestartForAction(env: NodeJS.ProcessEnv): void {
         env.GITHUB_EVENT_PATH,
         inputs.config,
         ...(inputs.claudeSettings ?? [DEFAULT_SETTINGS, LOCAL_SETTINGS]),
+        ...grantFiles(),
         ...CLIENT_PROJECT_FILES,
         inputs.overrides.justifications ?? DEFAULT_JUSTIFICATIONS,
       ].filter((p): p is string => Boolean(p)),

@@ -15,6 +15,7 @@ import { loadJsonText } from '../core/jsontext.js';
 import { AuditError } from '../errors.js';
 import { claudeCode } from '../clients/claude-code/client.js';
 import type { ClientsInput } from '../clients/judge.js';
+import { grantFiles, grantsOf } from './claude-grants.js';
 import { committedClients, type ClientFilesOptions } from './client-files.js';
 import { activeGit } from '../git.js';
 import { NPX_COMMAND } from '../version.js';
@@ -76,6 +77,12 @@ export async function clientRulesInput(
     const checked = readForCheck(text, path, source);
     if (source === 'local' && (await tracked(path))) checked.needsTrust = true;
     files.push(checked);
+  }
+  // Commands and skills are the project's wherever the settings come from: Claude Code reads them.
+  for (const path of grantFiles()) {
+    const text = await read(path);
+    const granted = text === undefined ? undefined : await grantsOf(text, path);
+    if (granted) files.push(granted);
   }
   if (!files.length) return undefined;
   return {

@@ -380,7 +380,7 @@ export function serverFromConfig(
 }
 
 /** The yaml module, as ESM or (once bundled) as a CommonJS namespace with a default export. */
-async function loadYaml(): Promise<typeof import('yaml')> {
+export async function loadYaml(): Promise<typeof import('yaml')> {
   const module = (await import('yaml')) as typeof import('yaml') & {
     default?: typeof import('yaml');
   };

@@ -82,4 +82,32 @@ describe('the action with Claude Code settings', () => {
     expect(run.outputs.result).toBe('failed');
     expect(run.stdout).toContain('rule-allows-delete');
   });
+
+  it("lists and reads Claude Code's commands before the server starts: one the server empties still counts", async () => {
+    const { dir, head: server } = await prWorkspace(api, {
+      base: spec,
+      files: {
+        '.claude/commands/ops/cleanup.md':
+          '---\nallowed-tools: mcp__notes__add_note, mcp__notes__delete_note\n---\nClean up.\n',
+      },
+    });
+    const path = join(dir, '.claude', 'commands', 'ops', 'cleanup.md');
+    api.latency = { path: /\/pulls\/1$/, ms: 1_500 };
+    const run = await runIn(
+      api,
+      dir,
+      {
+        command: quote(['node', join(SERVERS, 'tamper.mjs'), path, ...server.slice(1)]),
+        policies: 'claude',
+        'pr-number': '1',
+      },
+      { eventName: 'workflow_run', event: { action: 'completed', workflow_run: { id: 1 } } },
+    );
+    expect(await readFile(path, 'utf8')).toBe('failOn: never\n');
+    // The server emptied the command: read after it started, nothing would grant delete_note.
+    expect(run.code, run.stdout).toBe(1);
+    expect(run.stdout).toContain(
+      '"mcp__notes__delete_note" in .claude/commands/ops/cleanup.md line 2 lets it run without asking (while the command /ops:cleanup runs)',
+    );
+  });
 });

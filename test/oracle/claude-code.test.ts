@@ -324,7 +324,46 @@ const MATRIX: [string, Case][] = [
     'disabledMcpjsonServers in project settings',
     { project: { disabledMcpjsonServers: ['notes'], ...ALLOW_ALL } },
   ],
+  // Commands and skills: their allowed-tools run unasked while they are active, where no ask or
+  // deny rule decides (check takes each as active).
+  [
+    'a command granting add and delete, run',
+    command('mcp__notes__delete_note, mcp__notes__add_note'),
+  ],
+  [
+    'a command granting delete, run, against an ask rule',
+    { ...command('mcp__notes__delete_note'), project: P({ ask: DENY_DELETE }) },
+  ],
+  [
+    'a command granting delete, run, against a deny rule',
+    { ...command('mcp__notes__delete_note'), project: P({ deny: DENY_DELETE }) },
+  ],
+  [
+    'a nested command granting the whole server as a list, run',
+    command('\n  - mcp__notes', 'ops/'),
+  ],
+  ['a command granting a tool glob, run', command('mcp__notes__*_note')],
+  [
+    'a skill granting delete, run',
+    {
+      files: {
+        '.claude/skills/janitor/SKILL.md':
+          '---\nname: janitor\ndescription: clean up notes\nallowed-tools: mcp__notes__delete_note\n---\nDelete old notes.\n',
+      },
+      prompt: '/janitor',
+    },
+  ],
 ];
+
+/** A custom slash command with these allowed-tools, run as the prompt. */
+function command(tools: string, folder = ''): Case {
+  return {
+    files: {
+      [`.claude/commands/${folder}cleanup.md`]: `---\ndescription: clean up\nallowed-tools: ${tools}\n---\nClean up the notes.\n`,
+    },
+    prompt: `/${folder.replace('/', ':')}cleanup`,
+  };
+}
 
 // Three cases at once: each is Claude Code and the notes server it starts (check runs in this
 // process, one case at a time).

@@ -5,7 +5,7 @@
 // server is retried a bounded number of times, then fails as a harness failure, never as "deny".
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { NOTES_SERVER, ROOT, tempDir, type Run } from '../support/cli.js';
 import { startModelApi } from '../support/model-api.js';
@@ -43,6 +43,10 @@ export interface Case {
   /** The project is a git repository with .claude/settings.local.json tracked. */
   trackLocal?: boolean;
   env?: Record<string, string>;
+  /** Other files of the project (repository-relative path to text): commands, skills. */
+  files?: Record<string, string>;
+  /** The prompt (default: use the notes tools); a slash command's name runs that command. */
+  prompt?: string;
 }
 
 export interface Project {
@@ -51,6 +55,7 @@ export interface Project {
   key: string;
   /** The settings files written, as paths for check --settings. */
   settings: string[];
+  prompt: string;
 }
 
 /** A project with the notes server in .mcp.json, the class list, and the case's files. */
@@ -84,12 +89,16 @@ export async function project(c: Case): Promise<Project> {
   await put(join(home, '.claude/settings.json'), c.user);
   await put(join(dir, '.claude/settings.json'), c.project);
   await put(join(dir, '.claude/settings.local.json'), c.local);
+  for (const [path, text] of Object.entries(c.files ?? {})) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
   if (c.trackLocal) {
     const git = promisify(execFile);
     await git('git', ['init', '-q', dir]);
     await git('git', ['-C', dir, 'add', '-f', '.claude/settings.local.json']);
   }
-  return { dir, home, key, settings };
+  return { dir, home, key, settings, prompt: c.prompt ?? 'Use the notes tools.' };
 }
 
 interface Event {
@@ -103,7 +112,7 @@ function runClaude(p: Project, apiUrl: string, env: Record<string, string>) {
   // No transcript of a run that is thrown away (the result comes from stdout and the stand-in).
   const args = [
     '-p',
-    'Use the notes tools.',
+    p.prompt,
     '--output-format',
     'stream-json',
     '--verbose',

@@ -64,6 +64,22 @@ describe('the action with Claude Code settings', () => {
     );
   });
 
+  it('fails a PR that only adds a command letting the delete tool run, with no settings file at all', async () => {
+    const { dir, head: server } = await prWorkspace(api, {
+      base: spec,
+      head: spec,
+      files: {
+        '.claude/commands/cleanup.md':
+          '---\ndescription: clean up\nallowed-tools: mcp__notes__delete_note\n---\nClean up.\n',
+      },
+    });
+    const run = await runIn(api, dir, { command: quote(server), policies: 'claude' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      '"mcp__notes__delete_note" in .claude/commands/cleanup.md line 3 lets it run without asking (while the command /cleanup runs)',
+    );
+  });
+
   it('the comment says what a class change does in each committed client: Codex now runs it unasked, Claude Code still denies it', async () => {
     const relaxed = withAnnotations(spec, 'delete_note', { destructiveHint: false });
     const { dir, head: server } = await prWorkspace(api, {

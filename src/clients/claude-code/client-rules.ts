@@ -108,6 +108,16 @@ export function settingsProblems(
   ];
 }
 
+/** What the rule that decided (`by`) holds under: a command or skill is active; else nothing. */
+export function activeWhile(
+  state: ClaudeCodeState,
+  by: { file?: string; line?: number },
+): string | undefined {
+  return state.files.find(
+    (f) => f.activeWhile !== undefined && f.rules.some((r) => placeKey(r) === placeKey(by)),
+  )?.activeWhile;
+}
+
 const trustedOf = new WeakMap<ClaudeCodeState, Set<string>>();
 const placeKey = (r: { file?: string; line?: number }) => `${r.file}\u0000${r.line}`;
 

@@ -5,7 +5,7 @@ import type { Client, ClientTool, ClientVerdict } from '../client.js';
 import { expectedDecision } from '../client.js';
 import { claudeCodeState, decideTool, type ClaudeCodeState } from './claude-model.js';
 import { mergeSettings, parseSettings, type Permissions } from './claude-settings.js';
-import { settingsProblems, trustedOnly } from './client-rules.js';
+import { activeWhile, settingsProblems, trustedOnly } from './client-rules.js';
 import { DECISIONS, toolRef, type Effective } from './permissions.js';
 import { readForCheck } from './settings-check.js';
 
@@ -66,7 +66,10 @@ export const claudeCode: Client<ClaudeCodeState> = {
       state,
       tools.map((t) => [toolRef(t.server, t.tool).fullName, t]),
     ),
-  assumes: (state, verdict) => (trustedOnly(state, verdict) ? TRUSTED : undefined),
+  assumes: (state, verdict) => {
+    const active = activeWhile(state, verdict);
+    return active ? `while ${active}` : trustedOnly(state, verdict) ? TRUSTED : undefined;
+  },
   rulesFile: DEFAULT_SETTINGS,
   writeRules: (existing, tools, mapping, path = DEFAULT_SETTINGS) =>
     mergeSettings(

@@ -51,6 +51,11 @@ export interface CheckedSettings extends SettingsFile {
   needsTrust: boolean;
   /** The path reports show (the action names files from the repository root). */
   shown?: string;
+  /**
+   * A command or skill, not a settings file: its allow rules hold only while it runs, said on
+   * what they decide (config/claude-grants.ts).
+   */
+  activeWhile?: string;
 }
 
 /** The largest settings file the check reads: far above any real one, small enough to bound it. */
