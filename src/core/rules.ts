@@ -36,6 +36,7 @@ import settingsIgnored from './rules/settings-ignored.js';
 import ruleStale from './rules/rule-stale.js';
 import ruleUnset from './rules/rule-unset.js';
 import ruleShadowed from './rules/rule-shadowed.js';
+import ruleUnjudged from './rules/rule-unjudged.js';
 import serverRemoved from './rules/server-removed.js';
 import configRelaxed from './rules/config-relaxed.js';
 import startChanged from './rules/start-changed.js';
@@ -91,6 +92,7 @@ const RULE_LIST = [
   ruleAllowsEdit,
   ruleIgnored,
   settingsIgnored,
+  ruleUnjudged,
   ruleStale,
   ruleUnset,
   ruleShadowed,

@@ -31,4 +31,24 @@ describe('check with a committed opencode.json', () => {
     expect(ruleFindings(report)).toEqual([]);
     expect(code).toBe(0);
   });
+
+  it('fails on an agent’s own permission, in opencode.json or a markdown agent: the check does not judge it', async () => {
+    const mapping = { read: 'allow', edit: 'ask', delete: 'deny' } as const;
+    const json = JSON.parse(opencode.writeRules(CONFIG, notesTools(), mapping)) as object;
+    const { code, report } = await checkNotes(
+      await clientRepository({
+        [FILE]: `${JSON.stringify({ ...json, agent: { build: { permission: { 'notes_*': 'allow' } } } }, null, 2)}\n`,
+        '.opencode/agent/janitor.md':
+          '---\ndescription: janitor\ntools:\n  notes_delete_note: true\n---\nClean up.\n',
+        '.opencode/agents/quiet.md': '---\ndescription: no rules of its own\n---\nx\n',
+      }),
+    );
+    expect(code).toBe(1);
+    expect(
+      report.findings.filter((f) => f.rule === 'rule-unjudged').map((f) => f.location),
+    ).toEqual([
+      { file: FILE, line: expect.any(Number) as number },
+      { file: '.opencode/agent/janitor.md', line: 3 },
+    ]);
+  });
 });

@@ -1,6 +1,12 @@
 import { loadJsonText } from '../../core/jsontext.js';
 import type { Client } from '../client.js';
-import { decideOpencode, opencodeName, readOpencode, type OpencodeState } from './model.js';
+import {
+  AGENT_DIRS,
+  decideOpencode,
+  opencodeName,
+  readOpencode,
+  type OpencodeState,
+} from './model.js';
 import { opencodeProblems } from './problems.js';
 import { writeOpencodeRules } from './write.js';
 
@@ -18,11 +24,14 @@ export const opencode: Client<OpencodeState> = {
   verified: { binary: 'opencode-ai', version: '1.18.33' },
   // The order opencode merges them in, a later file's key winning.
   projectFiles: [FILE, 'opencode.jsonc', '.opencode/opencode.json', '.opencode/opencode.jsonc'],
+  // Markdown agents: an agent's own permission is not judged, and says so (rule-unjudged).
+  projectDirs: AGENT_DIRS,
   fullName: opencodeName,
   // Where a broken file breaks is told by jsonc-parser, a chunk loaded for client files only.
   load: loadJsonText,
   read: readOpencode,
-  configures: (state) => state.servers.size > 0 || state.rules.length > 0,
+  configures: (state) =>
+    state.servers.size > 0 || state.rules.length > 0 || state.agents.length > 0,
   decide: decideOpencode,
   problems: opencodeProblems,
   rulesFile: FILE,

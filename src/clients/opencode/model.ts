@@ -39,8 +39,18 @@ export interface OpencodeServer {
   disabledAt?: { file: string; line: number };
 }
 
+/** An agent's own permission or tools, which the check does not judge (rule-unjudged). */
+export interface AgentRules {
+  file: string;
+  line: number;
+  /** The setting as written, for findings. */
+  text: string;
+}
+
 export interface OpencodeState {
   rules: OpencodeRule[];
+  /** Every agent's own permission or tools: each overrides the global ones for that agent. */
+  agents: AgentRules[];
   servers: Map<string, OpencodeServer>;
   /** The files read, in the order opencode merges them. */
   files: string[];
@@ -88,7 +98,7 @@ function mergeInto(base: Json, next: Json): Json {
 const actionWanted = `one of ${ACTIONS.map((a) => `"${a}"`).join(', ')}`;
 
 /** Reads one file's permission and mcp settings, throwing where opencode refuses to start. */
-function readFile(file: ClientFile, origins: Map<string, Origin>): Json {
+function readFile(file: ClientFile, origins: Map<string, Origin>, agents: AgentRules[]): Json {
   const bytes = Buffer.byteLength(file.text, 'utf8');
   if (bytes > MAX_BYTES)
     throw new AuditError(
@@ -135,6 +145,15 @@ function readFile(file: ClientFile, origins: Map<string, Origin>): Json {
     if (typeof on !== 'boolean') refuse(['tools', key], 'true or false');
     note(['tools', key, '*'], `"tools": { "${key}": ${String(on)} }`, ['tools', key]);
   }
+  const agent = root.agent;
+  for (const [name, settings] of Object.entries(isObject(agent) ? agent : {}))
+    for (const key of ['permission', 'tools'])
+      if (isObject(settings) && settings[key] !== undefined)
+        agents.push({
+          file: file.path,
+          line: lineOf('agent', name, key),
+          text: `"agent": { "${name}": { "${key}": ... } }`,
+        });
   const mcp = root.mcp;
   if (mcp !== undefined && !isObject(mcp)) refuse(['mcp'], 'an object of servers');
   for (const [key, server] of Object.entries((mcp ?? {}) as Json)) {
@@ -174,12 +193,35 @@ function rulesOf(permission: unknown, origins: Map<string, Origin>): OpencodeRul
   return rules;
 }
 
+/** The folders of opencode's markdown agents, each file an agent. */
+export const AGENT_DIRS = ['.opencode/agent', '.opencode/agents'] as const;
+
+/**
+ * A markdown agent's own permission or tools, from its front matter's top-level keys: read as
+ * text, never parsed, so a form the check would misread still counts.
+ */
+function markdownAgent(file: ClientFile): AgentRules[] {
+  const lines = file.text.replace(/^\ufeff/, '').split(/\r?\n/);
+  if (lines[0]?.trim() !== '---') return [];
+  const found: AgentRules[] = [];
+  for (let i = 1; i < lines.length && lines[i]?.trim() !== '---'; i += 1) {
+    const key = /^(permission|tools)\s*:/.exec(lines[i] ?? '')?.[1];
+    if (key) found.push({ file: file.path, line: i + 1, text: `${key}:` });
+  }
+  return found;
+}
+
 /** Reads the committed opencode files, in the order opencode merges them (later wins). */
 export function readOpencode(files: ClientFile[]): OpencodeState {
   const origins = new Map<string, Origin>();
+  const agents: AgentRules[] = [];
   let merged: Json = {};
   for (const file of files) {
-    const read = readFile(file, origins);
+    if (AGENT_DIRS.some((dir) => file.path.startsWith(`${dir}/`))) {
+      agents.push(...markdownAgent(file));
+      continue;
+    }
+    const read = readFile(file, origins, agents);
     merged = mergeInto(merged, read);
   }
   const servers = new Map<string, OpencodeServer>();
@@ -194,7 +236,7 @@ export function readOpencode(files: ClientFile[]): OpencodeState {
     });
   }
   const rules = [...toolRules(merged.tools, origins), ...rulesOf(merged.permission, origins)];
-  return { rules, servers, files: files.map((f) => f.path) };
+  return { rules, agents, servers, files: files.map((f) => f.path) };
 }
 
 /** The tool's name as opencode offers it and matches it in `permission`. */

@@ -56,7 +56,14 @@ function prefixes(state: OpencodeState, tools: ClientTool[]): string[] {
 /** Every problem of the committed opencode permission keys, given the recorded tools. */
 export function opencodeProblems(state: OpencodeState, tools: ClientTool[]): ClientProblem[] {
   const names = tools.map((t) => opencodeName(t.server, t.tool));
-  const found: ClientProblem[] = [];
+  const found: ClientProblem[] = state.agents.map((agent) => ({
+    kind: 'rule-unjudged',
+    rule: agent.text,
+    why: 'an agent’s own permission and tools override the global ones for that agent, and the check judges only the global ones, so this may let a recorded tool run unasked in that agent',
+    fix: 'Move the rules to the global "permission" (rules --client opencode --write opencode.json writes the class list’s), or remove the agent’s own.',
+    file: agent.file,
+    line: agent.line,
+  }));
   const servers = prefixes(state, tools);
   state.rules.forEach((rule, i) => {
     const never = neverMatches(rule, names);

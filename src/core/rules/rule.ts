@@ -139,6 +139,7 @@ export const CLIENT_PROBLEM_KINDS = [
   'rule-stale',
   'rule-shadowed',
   'settings-ignored',
+  'rule-unjudged',
 ] as const;
 export type ClientProblemKind = (typeof CLIENT_PROBLEM_KINDS)[number];
 
