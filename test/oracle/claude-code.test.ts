@@ -353,6 +353,17 @@ const MATRIX: [string, Case][] = [
       prompt: '/janitor',
     },
   ],
+  [
+    'a skill granting delete, run, against an ask rule',
+    {
+      files: {
+        '.claude/skills/janitor/SKILL.md':
+          '---\nname: janitor\ndescription: clean up notes\nallowed-tools: mcp__notes__delete_note\n---\nDelete old notes.\n',
+      },
+      prompt: '/janitor',
+      project: P({ ask: DENY_DELETE }),
+    },
+  ],
 ];
 
 /** A custom slash command with these allowed-tools, run as the prompt. */
