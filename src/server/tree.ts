@@ -115,6 +115,15 @@ function childLister(): (pid: number) => number[] {
 export class ProcessTree {
   /** pid to start time of every live descendant seen. */
   readonly seen = new Map<number, string>();
+  /**
+   * The process groups of the descendants seen, each with the descendant it was seen on: one that
+   * made a session of its own (setsid) leads a group every child it forks joins, whatever its
+   * environment or parent. A group is signalled only while that descendant is still the same
+   * process and still in it (see ours): a group id is a pid, and may be another's by then.
+   */
+  private readonly groups = new Map<number, { pid: number; startTime: string }>();
+  /** The groups killed, whose members the stop waits for (gone). */
+  private killedGroups: number[] = [];
 
   /** Remembers the running descendants of `root` (the live server) and of those seen before. */
   collect(root?: number): void {
@@ -131,6 +140,7 @@ export class ProcessTree {
         const stat = readStat(child);
         if (!stat || stat.state === 'Z' || stat.ppid !== pid) continue;
         this.seen.set(child, stat.startTime);
+        this.noteGroup(stat.pgrp, child, stat.startTime);
         queue.push(child);
       }
   }
@@ -147,16 +157,53 @@ export class ProcessTree {
 
   /**
    * Remembers the running processes that carry the marker, wherever they are in the tree now:
-   * a child that detached (setsid) and whose parent exited is found no other way. Environments
-   * that cannot be read (another user's processes) are skipped.
+   * a child that detached (setsid) and whose parent exited is found no other way. Each one found
+   * is stopped at once, with its group (see groups), so that one forking away under a new pid
+   * cannot do so again; the newest pids are read first, while the one that forked last still
+   * runs under its pid. Environments that cannot be read (another user's processes) are skipped.
    */
   private collectMarked(): void {
     if (process.platform !== 'linux' || !this.marker) return;
     const { entry, since } = this.marker;
-    for (const [pid, stat] of procStats() ?? []) {
-      if (this.seen.has(pid) || stat.state === 'Z' || Number(stat.startTime) < since) continue;
-      if (pid !== process.pid && carries(pid, entry)) this.seen.set(pid, stat.startTime);
+    let pids: number[];
+    try {
+      pids = readdirSync('/proc')
+        .filter((name) => /^\d+$/.test(name))
+        .map(Number)
+        .sort((a, b) => b - a);
+    } catch {
+      return;
     }
+    for (const pid of pids) {
+      if (pid === process.pid || this.seen.has(pid)) continue;
+      const stat = readStat(pid);
+      if (!stat || stat.state === 'Z' || Number(stat.startTime) < since) continue;
+      if (!carries(pid, entry)) continue;
+      this.seen.set(pid, stat.startTime);
+      this.signal([pid], 'SIGSTOP');
+      if (this.noteGroup(stat.pgrp, pid, stat.startTime)) this.signal([-stat.pgrp], 'SIGSTOP');
+    }
+  }
+
+  /**
+   * Remembers a descendant's process group; true when it is new. Never ours nor init's: a group
+   * of the server's session, or of a session a descendant made, holds descendants only (a process
+   * joins a group of its own session alone).
+   */
+  private noteGroup(group: number, pid: number, startTime: string): boolean {
+    if (group <= 1 || group === ownGroup()) return false;
+    const known = this.groups.has(group);
+    // A later descendant stands for the group once the one it was seen on is gone.
+    if (!known || !this.ours().includes(group)) this.groups.set(group, { pid, startTime });
+    return !known;
+  }
+
+  /** The groups whose descendant is still the same process, in that group, so still ours. */
+  private ours(): number[] {
+    return [...this.groups].flatMap(([group, { pid, startTime }]) => {
+      const stat = readStat(pid);
+      return stat?.startTime === startTime && stat.pgrp === group ? [group] : [];
+    });
   }
 
   /** Forgets the processes that are gone, zombies, or whose pid now names another process. */
@@ -188,22 +235,40 @@ export class ProcessTree {
       const fresh = [...this.seen.keys()].filter((pid) => !stopped.has(pid));
       if (fresh.length === 0) break;
       this.signal(fresh, 'SIGSTOP');
+      this.signal(
+        this.ours().map((group) => -group),
+        'SIGSTOP',
+      );
       for (const pid of fresh) stopped.add(pid);
     }
     // Stopped ones too, even if a read of /proc lost them since: stopped, none can exit and free
     // its pid, and none may be left stopped for good.
+    // The groups are told while their descendants, stopped, are still there to tell them.
+    this.killedGroups = this.ours();
     this.signal(new Set([...stopped, ...this.seen.keys()]), 'SIGKILL');
+    this.signal(
+      this.killedGroups.map((group) => -group),
+      'SIGKILL',
+    );
   }
 
-  /** Resolves once every descendant seen is gone or a zombie, or after `ms`. */
+  /** Resolves once every descendant seen, and every group killed, is gone or zombies, or after `ms`. */
   async gone(ms: number): Promise<void> {
     const deadline = Date.now() + ms;
     for (;;) {
       this.prune();
-      if (this.seen.size === 0 || Date.now() > deadline) return;
+      const left = this.seen.size > 0 || this.killedGroups.some((group) => !onlyZombiesIn(group));
+      if (!left || Date.now() > deadline) return;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
+}
+
+let ownPgrp: number | undefined;
+/** This process's group: never one of a server's, whatever a marked process claims. */
+function ownGroup(): number {
+  ownPgrp ??= readStat(process.pid)?.pgrp ?? process.pid;
+  return ownPgrp;
 }
 
 /** Whether the process's environment holds `entry` (`NAME=value`); false when it cannot be read. */

@@ -2,7 +2,8 @@
 // misses it; the auditor also follows the server's descendants by parentage (Linux). Runs the
 // source modules against real processes.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, listTools } from '../../src/server/listing.js';
@@ -20,7 +21,7 @@ import {
   scanChildren,
   threadChildren,
 } from '../../src/server/tree.js';
-import { EXAMPLE, runCli, tempDir } from '../support/cli.js';
+import { EXAMPLE, SERVERS, runCli, tempDir } from '../support/cli.js';
 import { expectCouldNotAudit, expectNoneLeft, reportedPids, watched } from '../support/pids.js';
 import { isAlive, LEGACY_INITIALIZE, waitUntilGone } from '../support/spawn-fixture.js';
 
@@ -76,6 +77,52 @@ describe.runIf(linux)('a server whose child leaves the process group (setsid)', 
       await waitUntilGone(grandchild);
     } finally {
       await server.stop();
+    }
+  });
+});
+
+/**
+ * The processes of `group` that are not zombies. The group is stopped first (SIGSTOP reaches
+ * every member at once), so that none can fork away while /proc is read.
+ */
+function liveIn(group: number): number[] {
+  try {
+    process.kill(-group, 'SIGSTOP');
+  } catch {
+    return [];
+  }
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      const stat = readStat(pid);
+      return stat !== undefined && stat.pgrp === group && stat.state !== 'Z';
+    });
+}
+
+describe.runIf(linux)('a server whose helper keeps an unmarked child in its own group', () => {
+  it('the child (no marker, out of the tree) goes with the group of the marked helper', async () => {
+    // The child carries no marker and its parent is gone: only the group of the helper, which
+    // does carry it, leads to the child.
+    const groupFile = join(await tempDir(), 'group.txt');
+    const run = await runCli([
+      'list',
+      '--',
+      'node',
+      join(SERVERS, 'group-keeps-child.mjs'),
+      groupFile,
+    ]);
+    const group = Number(await readFile(groupFile, 'utf8'));
+    try {
+      expect(run.code, run.stderr).toBe(0);
+      expect(group).toBeGreaterThan(1);
+      expect(liveIn(group)).toEqual([]);
+    } finally {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // None left, as it should be.
+      }
     }
   });
 });
