@@ -121,7 +121,12 @@ export class ProcessTree {
    * environment or parent. A group is signalled only while that descendant is still the same
    * process and still in it (see ours): a group id is a pid, and may be another's by then.
    */
-  private readonly groups = new Map<number, { pid: number; startTime: string }>();
+  private readonly groups = new Map<
+    number,
+    { pid: number; startTime: string; byMarker: boolean }
+  >();
+  /** The groups stopped: each is killed at the end, none left stopped (see kill). */
+  private readonly stoppedGroups = new Set<number>();
   /** The groups killed, whose members the stop waits for (gone). */
   private killedGroups: number[] = [];
 
@@ -140,7 +145,7 @@ export class ProcessTree {
         const stat = readStat(child);
         if (!stat || stat.state === 'Z' || stat.ppid !== pid) continue;
         this.seen.set(child, stat.startTime);
-        this.noteGroup(stat.pgrp, child, stat.startTime);
+        this.noteGroup(stat.pgrp, child, stat.startTime, false);
         queue.push(child);
       }
   }
@@ -181,29 +186,60 @@ export class ProcessTree {
       if (!carries(pid, entry)) continue;
       this.seen.set(pid, stat.startTime);
       this.signal([pid], 'SIGSTOP');
-      if (this.noteGroup(stat.pgrp, pid, stat.startTime)) this.signal([-stat.pgrp], 'SIGSTOP');
+      if (this.noteGroup(stat.pgrp, pid, stat.startTime, true) && this.isOurs(stat.pgrp))
+        this.stopGroups([stat.pgrp]);
     }
   }
 
   /**
-   * Remembers a descendant's process group; true when it is new. Never ours nor init's: a group
+   * Remembers a descendant's process group; true when it is new. Never ours nor init's. A group
    * of the server's session, or of a session a descendant made, holds descendants only (a process
-   * joins a group of its own session alone).
+   * joins a group of its own session alone): so the group of one found by parentage. One found by
+   * the marker alone may have been started by a program outside the tree, in that program's
+   * group, so its group counts only while every process in it carries the marker (see ours).
    */
-  private noteGroup(group: number, pid: number, startTime: string): boolean {
+  private noteGroup(group: number, pid: number, startTime: string, byMarker: boolean): boolean {
     if (group <= 1 || group === ownGroup()) return false;
-    const known = this.groups.has(group);
-    // A later descendant stands for the group once the one it was seen on is gone.
-    if (!known || !this.ours().includes(group)) this.groups.set(group, { pid, startTime });
+    const known = this.groups.get(group);
+    // A later descendant stands for the group once the one it was seen on is gone; one found by
+    // parentage proves more than one found by the marker.
+    if (!known || (known.byMarker && !byMarker) || !this.isOurs(group))
+      this.groups.set(group, { pid, startTime, byMarker });
     return !known;
   }
 
-  /** The groups whose descendant is still the same process, in that group, so still ours. */
+  /**
+   * Whether the group is still ours: the descendant it was seen on is still the same process in
+   * it, and, for one seen by the marker alone, no process in it is without the marker.
+   */
+  private isOurs(group: number): boolean {
+    const known = this.groups.get(group);
+    if (!known) return false;
+    const stat = readStat(known.pid);
+    if (stat?.startTime !== known.startTime || stat.pgrp !== group) return false;
+    return !known.byMarker || this.allMarked(group);
+  }
+
   private ours(): number[] {
-    return [...this.groups].flatMap(([group, { pid, startTime }]) => {
-      const stat = readStat(pid);
-      return stat?.startTime === startTime && stat.pgrp === group ? [group] : [];
-    });
+    return [...this.groups.keys()].filter((group) => this.isOurs(group));
+  }
+
+  /** Whether every live process of `group` carries the marker. */
+  private allMarked(group: number): boolean {
+    const entry = this.marker?.entry;
+    if (entry === undefined) return false;
+    for (const [pid, stat] of procStats() ?? [])
+      if (stat.pgrp === group && stat.state !== 'Z' && !carries(pid, entry)) return false;
+    return true;
+  }
+
+  /** Stops whole groups; each stopped is killed at the end. */
+  private stopGroups(groups: number[]): void {
+    for (const group of groups) this.stoppedGroups.add(group);
+    this.signal(
+      groups.map((group) => -group),
+      'SIGSTOP',
+    );
   }
 
   /** Forgets the processes that are gone, zombies, or whose pid now names another process. */
@@ -235,16 +271,13 @@ export class ProcessTree {
       const fresh = [...this.seen.keys()].filter((pid) => !stopped.has(pid));
       if (fresh.length === 0) break;
       this.signal(fresh, 'SIGSTOP');
-      this.signal(
-        this.ours().map((group) => -group),
-        'SIGSTOP',
-      );
+      this.stopGroups(this.ours().filter((group) => !this.stoppedGroups.has(group)));
       for (const pid of fresh) stopped.add(pid);
     }
     // Stopped ones too, even if a read of /proc lost them since: stopped, none can exit and free
-    // its pid, and none may be left stopped for good.
-    // The groups are told while their descendants, stopped, are still there to tell them.
-    this.killedGroups = this.ours();
+    // its pid, and none may be left stopped for good. A group was ours when it was stopped, and
+    // stopped, none of it can leave or make way for another's.
+    this.killedGroups = [...this.stoppedGroups];
     this.signal(new Set([...stopped, ...this.seen.keys()]), 'SIGKILL');
     this.signal(
       this.killedGroups.map((group) => -group),
@@ -257,11 +290,21 @@ export class ProcessTree {
     const deadline = Date.now() + ms;
     for (;;) {
       this.prune();
-      const left = this.seen.size > 0 || this.killedGroups.some((group) => !onlyZombiesIn(group));
+      const left = this.seen.size > 0 || this.killedGroups.some((group) => !groupGone(group));
       if (!left || Date.now() > deadline) return;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
+}
+
+/** Whether no process of `group` runs: none at all (the cheap answer), or zombies only. */
+function groupGone(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+  } catch {
+    return true;
+  }
+  return onlyZombiesIn(group);
 }
 
 let ownPgrp: number | undefined;

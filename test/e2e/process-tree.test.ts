@@ -100,6 +100,35 @@ function liveIn(group: number): number[] {
     });
 }
 
+describe.runIf(linux)('a group found by the marker alone', () => {
+  it('is not killed while a process in it is without the marker: it may not be a descendant', async () => {
+    // A process with the marker, started into a group that also holds one without it (as a
+    // program outside the tree could start it into its own): that one process goes, the group
+    // and its other member stay.
+    const script = 'X_MARK=here sleep 300 & echo "$!"; exec sleep 300';
+    const leader = spawn('sh', ['-c', script], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      detached: true,
+    });
+    const marked = Number(
+      await new Promise<string>((resolve) =>
+        leader.stdout.once('data', (d: Buffer) => resolve(d.toString())),
+      ),
+    );
+    const group = leader.pid ?? 0;
+    try {
+      const tree = new ProcessTree();
+      tree.mark('X_MARK=here', '0');
+      tree.kill();
+      await waitUntilGone(marked);
+      expect(isAlive(group)).toBe(true);
+      expect(liveIn(group)).toEqual([group]);
+    } finally {
+      process.kill(-group, 'SIGKILL');
+    }
+  });
+});
+
 describe.runIf(linux)('a server whose helper keeps an unmarked child in its own group', () => {
   it('the child (no marker, out of the tree) goes with the group of the marked helper', async () => {
     // The child carries no marker and its parent is gone: only the group of the helper, which
