@@ -39,3 +39,16 @@ export function readTrusted(path: string): Promise<string> {
     );
   return 'text' in got ? Promise.resolve(got.text) : Promise.reject(got.error);
 }
+
+/** Listings of folders made before the server under audit started, by what they list. */
+const listings = new Map<string, string[]>();
+
+/** Keeps a listing made now (before the server starts) for listedEarly. */
+export function listNow(key: string, paths: string[]): void {
+  listings.set(key, paths);
+}
+
+/** The listing made before the server under audit ran, if one was. */
+export function listedEarly(key: string): string[] | undefined {
+  return listings.get(key);
+}

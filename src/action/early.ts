@@ -6,11 +6,11 @@ import {
   DEFAULT_SETTINGS,
   LOCAL_SETTINGS,
 } from '../config/defaults.js';
-import { grantFiles } from '../config/claude-grants.js';
+import { GRANT_LISTING, listGrantFiles } from '../config/claude-grants.js';
 import { readInputs } from '../config/inputs.js';
 import { heldIn, stepCredentials } from './credentials.js';
 import { startEarly } from '../server/early.js';
-import { earlyReadError, readNow } from '../trusted.js';
+import { earlyReadError, listNow, readNow } from '../trusted.js';
 
 /** The working-directory input is already the current directory. */
 let enteredWorkingDirectoryEarly = false;
@@ -39,12 +39,14 @@ export function prestartForAction(env: NodeJS.ProcessEnv): void {
     }
     // The client configs the check judges, too (files only the config file names are read once
     // it is parsed).
+    const grants = listGrantFiles();
+    listNow(GRANT_LISTING, grants);
     readNow(
       [
         env.GITHUB_EVENT_PATH,
         inputs.config,
         ...(inputs.claudeSettings ?? [DEFAULT_SETTINGS, LOCAL_SETTINGS]),
-        ...grantFiles(),
+        ...grants,
         ...CLIENT_PROJECT_FILES,
         inputs.overrides.justifications ?? DEFAULT_JUSTIFICATIONS,
       ].filter((p): p is string => Boolean(p)),

@@ -1,25 +1,34 @@
 // Claude Code's other grants in a repository: a custom slash command (.claude/commands/**/*.md)
-// or a skill (.claude/skills/<name>/SKILL.md) whose front matter lists `allowed-tools` lets those
+// or a skill (.claude/skills/**/SKILL.md) whose front matter lists `allowed-tools` lets those
 // tools run unasked while it is active, where no ask or deny rule of the settings decides them
 // (observed on the binary: test/oracle/claude-code.test.ts). The model may start a skill on its
 // own and anyone may type a command, so the check takes each such file as active: its entries
-// are allow rules of a project settings file of their own, judged as every other rule is.
-import { readdirSync } from 'node:fs';
+// are allow rules of a project settings file of their own, judged as every other rule is, and
+// hooks in its front matter stand as a PermissionRequest hook over every tool.
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { COMMANDS_DIR, SKILLS_DIR } from '../clients/claude-code/paths.js';
-import { AuditError } from '../errors.js';
 import type { CheckedSettings } from '../clients/claude-code/settings-check.js';
+import { AuditError } from '../errors.js';
+import { listedEarly } from '../trusted.js';
 
 /** The most command and skill files read; more fails the check (a grant is never left unread). */
 export const MAX_GRANT_FILES = 500;
-/** How deep command folders are followed (`/frontend:component` is one level). */
-const MAX_DEPTH = 8;
+/** How deep the folders are followed; deeper fails the check. */
+const MAX_DEPTH = 16;
+/** The key under which the action's early start keeps its listing (trusted.ts). */
+export const GRANT_LISTING = 'claude-grants';
 
-/** Entries of a folder; none when it does not exist or is no folder. */
-function entriesOf(dir: string) {
+const tooMany = (what: string) =>
+  new AuditError(
+    `Claude Code's commands and skills: ${what}; the check reads at most ${MAX_GRANT_FILES} files, ${MAX_DEPTH} folders deep.`,
+    `Each one can let tools run unasked (allowed-tools), so none is left unread: remove some of ${COMMANDS_DIR}/ and ${SKILLS_DIR}/.`,
+  );
+
+/** The entries of a folder, by name; none when it does not exist or is no folder. */
+function entriesOf(dir: string): string[] {
   try {
-    return readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-    );
+    return readdirSync(dir).sort();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
@@ -27,45 +36,83 @@ function entriesOf(dir: string) {
   }
 }
 
-function commandFiles(dir: string, depth: number, out: string[]): void {
-  for (const entry of entriesOf(dir)) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory() && depth < MAX_DEPTH) commandFiles(path, depth + 1, out);
-    else if (!entry.isDirectory() && entry.name.endsWith('.md')) out.push(path);
+/** Whether `path` is a folder, a link to one included; false when it cannot be read. */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 
-/** The listing of this run, by the directory it was made in (in-process runs change directory). */
-let listed: { cwd: string; files: string[] } | undefined;
+/**
+ * Every file below `dir` that `keep` takes, links to folders followed as Claude Code follows
+ * them (each real folder once, so a link back up ends), sorted by path.
+ */
+function filesBelow(dir: string, keep: (name: string) => boolean, out: string[]): void {
+  const visited = new Set<string>();
+  const walk = (folder: string, depth: number): void => {
+    if (depth > MAX_DEPTH) throw tooMany(`${folder} is more than ${MAX_DEPTH} folders deep`);
+    let real: string;
+    try {
+      real = realpathSync(folder);
+    } catch {
+      return;
+    }
+    if (visited.has(real)) return;
+    visited.add(real);
+    for (const name of entriesOf(folder)) {
+      const path = `${folder}/${name}`;
+      if (isFolder(path)) walk(path, depth + 1);
+      else if (keep(name)) out.push(path);
+      if (out.length > MAX_GRANT_FILES) throw tooMany(`more than ${MAX_GRANT_FILES} files`);
+    }
+  };
+  walk(dir, 0);
+}
+
+/** The folders from the current one up to the repository's top (one holding .git), as paths from here. */
+function foldersUp(): string[] {
+  const here = process.cwd();
+  const out: string[] = [];
+  for (let dir = here; ; dir = dirname(dir)) {
+    out.push(relative(here, dir).split('\\').join('/') || '.');
+    const top = existsSync(join(dir, '.git'));
+    if (top || dirname(dir) === dir) return out;
+  }
+}
 
 /**
- * The command and skill files below the current directory (the repository's root), listed once a
- * run: the action lists them before the server under audit starts (action/early.ts), so that what
- * the server does to the folders cannot change what is judged. Links are listed as files and read
- * as every settings file is; a folder reached through a link is not followed.
+ * The command and skill files Claude Code would find started here: in .claude/commands and
+ * .claude/skills of this folder and of each one above it up to the repository's top, links to
+ * folders followed. A deeper tree or more files than the check reads fails it.
  */
-export function grantFiles(): string[] {
-  if (listed?.cwd === process.cwd()) return listed.files;
+export function listGrantFiles(): string[] {
   const out: string[] = [];
-  commandFiles(COMMANDS_DIR, 0, out);
-  for (const skill of entriesOf(SKILLS_DIR))
-    if (skill.isDirectory()) out.push(`${SKILLS_DIR}/${skill.name}/SKILL.md`);
-  if (out.length > MAX_GRANT_FILES)
-    throw new AuditError(
-      `There are ${out.length} Claude Code command and skill files; the check reads at most ${MAX_GRANT_FILES}.`,
-      `Each one can let tools run unasked (allowed-tools), so none is left unread: remove some of ${COMMANDS_DIR}/ and ${SKILLS_DIR}/.`,
-    );
-  listed = { cwd: process.cwd(), files: out };
+  for (const folder of foldersUp()) {
+    const at = (dir: string) => (folder === '.' ? dir : `${folder}/${dir}`);
+    filesBelow(at(COMMANDS_DIR), (name) => name.endsWith('.md'), out);
+    filesBelow(at(SKILLS_DIR), (name) => name === 'SKILL.md', out);
+  }
   return out;
 }
 
-/** The text between a leading `---` line and the next one; undefined without front matter. */
-function frontMatter(text: string): { body: string; firstLine: number } | undefined {
-  const lines = text.replace(/^\ufeff/, '').split(/\r?\n/);
-  if (lines[0]?.trim() !== '---') return undefined;
-  const end = lines.findIndex((line, i) => i > 0 && line.trim() === '---');
-  if (end < 0) return undefined;
-  return { body: lines.slice(1, end).join('\n'), firstLine: 2 };
+/**
+ * The command and skill files of this run: as the action's early start listed them, before the
+ * server under audit could change the folders (action/early.ts), else listed now.
+ */
+export function grantFiles(): string[] {
+  return listedEarly(GRANT_LISTING) ?? listGrantFiles();
+}
+
+/**
+ * The front matter as Claude Code cuts it: from a first line of `---` to the next `---`,
+ * wherever that is (not only on a line of its own); undefined without one.
+ */
+function frontMatter(text: string): string | undefined {
+  return /^---\s*\n([\s\S]*?)---\s*\n?/.exec(
+    text.replace(/^\ufeff/, '').replace(/\r\n/g, '\n'),
+  )?.[1];
 }
 
 /** Splits `a, b(c, d) e` at commas and spaces outside parentheses. */
@@ -85,54 +132,77 @@ function splitTools(value: string): string[] {
   return out;
 }
 
+/** What a command or skill holds under: the command as typed, or the skill's folder. */
+function activeWhile(path: string): string {
+  const skill = /(?:^|\/)\.claude\/skills\/(.+)\/SKILL\.md$/.exec(path)?.[1];
+  if (skill !== undefined)
+    return `the skill ${skill.split('/').pop() ?? skill} is active, which the model may start on its own`;
+  const command = /(?:^|\/)\.claude\/commands\/(.+)\.md$/.exec(path)?.[1] ?? path;
+  return `the command /${command.replaceAll('/', ':')} runs`;
+}
+
 /**
- * A command or skill file as a project settings file whose allow rules are its `allowed-tools`
- * entries, each on the line it is written on; undefined when it grants nothing. A front matter
- * that is not YAML, or an `allowed-tools` that is neither a text nor a list of texts, is an
- * AuditError naming the file: a grant the check cannot read is never judged as none.
+ * A command or skill file as a project settings file: its allow rules are its `allowed-tools`
+ * entries (a text split at commas and spaces outside parentheses, or a list of texts), and any
+ * `hooks` it declares stand as a PermissionRequest hook over every tool (they run while it is
+ * active and cannot be read here); undefined when it holds neither. The front matter is read
+ * with YAML's merge keys and aliases resolved. One that is not YAML, or an `allowed-tools` that is
+ * neither a text nor a list of texts, is an AuditError naming the file: a grant the check cannot
+ * read is never judged as none.
  */
 export async function grantsOf(text: string, path: string): Promise<CheckedSettings | undefined> {
   const front = frontMatter(text);
-  if (!front || !/allowed-tools/.test(front.body)) return undefined;
+  if (front === undefined) return undefined;
   const { loadYaml } = await import('./file.js');
   const yaml = await loadYaml();
-  const counter = new yaml.LineCounter();
-  const document = yaml.parseDocument(front.body, { lineCounter: counter });
   const unreadable = (why: string) =>
     new AuditError(
       `Claude Code's ${path}: ${why}.`,
       'Its allowed-tools let tools run unasked while it is active: write them as a text ("mcp__server__tool, Read") or a list of texts.',
     );
-  if (document.errors.length)
-    throw unreadable(`its front matter is not YAML (${document.errors[0]?.message})`);
-  const lineOf = (node: unknown) =>
-    yaml.isNode(node) && node.range ? front.firstLine - 1 + counter.linePos(node.range[0]).line : 1;
-  const value = yaml.isMap(document.contents)
-    ? document.contents.get('allowed-tools', true)
-    : undefined;
-  if (value === undefined || value === null) return undefined;
-  const items: { text: string; line: number }[] = [];
-  if (yaml.isScalar(value) && typeof value.value === 'string')
-    items.push(...splitTools(value.value).map((t) => ({ text: t, line: lineOf(value) })));
-  else if (yaml.isSeq(value))
-    for (const item of value.items) {
-      if (!yaml.isScalar(item) || typeof item.value !== 'string')
-        throw unreadable('an allowed-tools entry is not a text');
-      items.push(...splitTools(item.value).map((t) => ({ text: t, line: lineOf(item) })));
+  let data: unknown;
+  try {
+    data = yaml.parse(front, { merge: true, maxAliasCount: 1000 });
+  } catch (error) {
+    throw unreadable(`its front matter is not YAML (${(error as Error).message.split('\n')[0]})`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  const fields = data as Record<string, unknown>;
+  const value = fields['allowed-tools'];
+  const entries: string[] = [];
+  if (typeof value === 'string') entries.push(...splitTools(value));
+  else if (Array.isArray(value))
+    for (const item of value) {
+      if (typeof item !== 'string') throw unreadable('an allowed-tools entry is not a text');
+      entries.push(...splitTools(item));
     }
-  else if (!(yaml.isScalar(value) && value.value === null))
+  else if (value !== undefined && value !== null)
     throw unreadable('allowed-tools is neither a text nor a list of texts');
-  if (!items.length) return undefined;
+  const hooks = fields.hooks !== undefined && fields.hooks !== null;
+  if (!entries.length && !hooks) return undefined;
+  // Where each is written: the first line from the key on that holds it (the key's, for a merged
+  // or aliased value); a place to point at, not what decides.
+  const lines = text.split('\n');
+  const lineOf = (word: string, from = 0) => {
+    const at = lines.findIndex((line, i) => i >= from && line.includes(word));
+    return at < 0 ? undefined : at + 1;
+  };
+  const key = lineOf('allowed-tools') ?? 1;
   return {
     path,
     text,
-    rules: items.map((item) => ({ list: 'allow', rule: item.text, file: path, line: item.line })),
+    rules: entries.map((rule) => ({
+      list: 'allow',
+      rule,
+      file: path,
+      line: lineOf(rule, key - 1) ?? key,
+    })),
     source: 'project',
-    hooks: [],
+    hooks: hooks
+      ? [{ value: '', event: 'PermissionRequest', file: path, line: lineOf('hooks') ?? 1 }]
+      : [],
     disabledServers: [],
     needsTrust: false,
-    activeWhile: path.startsWith(`${SKILLS_DIR}/`)
-      ? `the skill ${path.split('/')[2] ?? ''} is active, which the model may start on its own`
-      : `the command /${path.slice(COMMANDS_DIR.length + 1, -'.md'.length).replaceAll('/', ':')} runs`,
+    activeWhile: activeWhile(path),
   };
 }

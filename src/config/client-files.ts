@@ -27,27 +27,47 @@ export interface ClientFilesOptions {
   listed?: readonly string[];
 }
 
-/** The most files of one project folder read (a client's policies folder holds a few). */
+/** The most files of one project folder read; more fails the check (none is left unread). */
 const MAX_DIR_FILES = 100;
+/** How deep a project folder is followed; deeper fails the check. */
+const MAX_DIR_DEPTH = 8;
 
-/** The files of a client's project folders (sorted, bounded), as repository-relative paths. */
+/** The entries of a folder (none when it does not exist), as [name, whether a folder]. */
+async function entriesOf(client: Client, dir: string): Promise<[string, boolean][]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw new AuditError(
+      `Could not list ${client.label}'s folder ${dir}: ${getErrorMessage(error)}.`,
+    );
+  });
+  return entries
+    .filter((e) => e.isFile() || e.isSymbolicLink() || e.isDirectory())
+    .map((e): [string, boolean] => [e.name, e.isDirectory()])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * The files of a client's project folders and their subfolders (sorted), as repository-relative
+ * paths. More files, or deeper folders, than the check reads is an AuditError: a file left
+ * unread could hold what decides.
+ */
 async function folderFiles(client: Client): Promise<string[]> {
   const out: string[] = [];
-  for (const dir of client.projectDirs ?? []) {
-    const entries = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-      throw new AuditError(
-        `Could not list ${client.label}'s folder ${dir}: ${getErrorMessage(error)}.`,
-      );
-    });
-    const names = entries
-      .filter((e) => e.isFile() || e.isSymbolicLink())
-      .map((e) => e.name)
-      .sort()
-      .slice(0, MAX_DIR_FILES);
-    out.push(...names.map((name) => `${dir}/${name}`));
-  }
+  const refuse = (why: string) =>
+    new AuditError(
+      `${client.label}'s project folders: ${why}; the check reads at most ${MAX_DIR_FILES} files, ${MAX_DIR_DEPTH} folders deep.`,
+      'Each file there can decide what runs unasked, so none is left unread: remove some.',
+    );
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    if (depth > MAX_DIR_DEPTH) throw refuse(`${dir} is too deep`);
+    for (const [name, folder] of await entriesOf(client, dir)) {
+      if (folder) await walk(`${dir}/${name}`, depth + 1);
+      else out.push(`${dir}/${name}`);
+      if (out.length > MAX_DIR_FILES) throw refuse(`more than ${MAX_DIR_FILES} files`);
+    }
+  };
+  for (const dir of client.projectDirs ?? []) await walk(dir, 0);
   return out;
 }
 

@@ -428,5 +428,8 @@ export function stopInBackground(server: ServerProcess): void {
  * every entry awaits before it ends, an error or not.
  */
 export async function stopAll(): Promise<void> {
-  await Promise.all([...live].map((server) => server.stop().catch(() => undefined)));
+  // Again while one started meanwhile is left (a listing that was still starting one), a few
+  // times at most: the exit hook still kills whatever remains.
+  for (let pass = 0; pass < 3 && live.size > 0; pass += 1)
+    await Promise.all([...live].map((server) => server.stop().catch(() => undefined)));
 }

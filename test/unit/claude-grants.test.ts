@@ -1,7 +1,7 @@
 // Claude Code's commands and skills: their allowed-tools are allow rules while they run, read
 // from the front matter (config/claude-grants.ts) and judged as settings rules are. The binary's
 // side is test/oracle/claude-code.test.ts.
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { grantsOf } from '../../src/config/claude-grants.js';
@@ -32,6 +32,22 @@ describe('grantsOf', () => {
     ]);
     const flow = await grantsOf(front('allowed-tools: [mcp__a__b, mcp__c]'), 'c.md');
     expect(flow?.rules.map((r) => r.rule)).toEqual(['mcp__a__b', 'mcp__c']);
+  });
+
+  it('reads the front matter as Claude Code cuts it, keys escaped or merged included', async () => {
+    // Claude Code ends the front matter at the first ---, even inside a line.
+    const cut = await grantsOf('---\nallowed-tools: mcp__a__b\n----\nbody\n', 'c.md');
+    expect(cut?.rules.map((r) => r.rule)).toEqual(['mcp__a__b']);
+    const escaped = await grantsOf(front('"allowed\\x2dtools": mcp__a__b'), 'c.md');
+    expect(escaped?.rules.map((r) => r.rule)).toEqual(['mcp__a__b']);
+    const merged = await grantsOf(front('base: &b\n  allowed-tools: mcp__a__b\n<<: *b'), 'c.md');
+    expect(merged?.rules.map((r) => r.rule)).toEqual(['mcp__a__b']);
+  });
+
+  it('takes hooks in the front matter as a PermissionRequest hook over every tool', async () => {
+    const file = await grantsOf(front('hooks:\n  PreToolUse: []'), 'c.md');
+    expect(file?.rules).toEqual([]);
+    expect(file?.hooks).toEqual([{ value: '', event: 'PermissionRequest', file: 'c.md', line: 3 }]);
   });
 
   it('grants nothing without front matter, without allowed-tools, or with an empty one', async () => {
@@ -88,6 +104,29 @@ describe('check with commands and skills', () => {
       '"mcp__notes__add_note" in .claude/skills/janitor/SKILL.md line 3 lets it run without asking (while the skill janitor is active, which the model may start on its own)',
     );
     expect(run.stdout).not.toContain('rule-allows-delete');
+  });
+
+  it('finds skills nested and behind links, and commands of the folders above, up to the repository', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, '.git'));
+    await copyFile(join(ROOT, 'mcp-tool-classes.json'), join(dir, 'mcp-tool-classes.json'));
+    const put = async (path: string, text: string) => {
+      await mkdir(dirname(join(dir, path)), { recursive: true });
+      await writeFile(join(dir, path), text);
+    };
+    await put('.claude/commands/top.md', front('allowed-tools: mcp__notes__delete_note'));
+    await put('docs/janitor/SKILL.md', front('allowed-tools: mcp__notes__add_note'));
+    await mkdir(join(dir, '.claude/skills/team'), { recursive: true });
+    await symlink(join(dir, 'docs/janitor'), join(dir, '.claude/skills/team/janitor'));
+    await mkdir(join(dir, 'pkg'));
+    await copyFile(join(ROOT, 'mcp-tool-classes.json'), join(dir, 'pkg/mcp-tool-classes.json'));
+    const run = await runCliInMemory(['check', '--server-name', 'notes', '--', 'node', EXAMPLE], {
+      cwd: join(dir, 'pkg'),
+    });
+    expect(run.stdout).toContain('"mcp__notes__delete_note" in ../.claude/commands/top.md line 3');
+    expect(run.stdout).toContain(
+      '"mcp__notes__add_note" in ../.claude/skills/team/janitor/SKILL.md line 3 lets it run without asking (while the skill janitor is active',
+    );
   });
 
   it('stops at a command it cannot read', async () => {

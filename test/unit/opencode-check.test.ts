@@ -51,4 +51,20 @@ describe('check with a committed opencode.json', () => {
       { file: '.opencode/agent/janitor.md', line: 3 },
     ]);
   });
+
+  it('reads mode (the older agent), quoted keys and nested agent folders as unjudged too', async () => {
+    const mapping = { read: 'allow', edit: 'ask', delete: 'deny' } as const;
+    const json = JSON.parse(opencode.writeRules(CONFIG, notesTools(), mapping)) as object;
+    const { code, report } = await checkNotes(
+      await clientRepository({
+        [FILE]: `${JSON.stringify({ ...json, mode: { build: { tools: { notes_delete_note: true } } } }, null, 2)}\n`,
+        '.opencode/agents/team/quoted.md':
+          '---\n"permission":\n  notes_delete_note: allow\n---\nx\n',
+      }),
+    );
+    expect(code).toBe(1);
+    expect(
+      report.findings.filter((f) => f.rule === 'rule-unjudged').map((f) => f.location?.file),
+    ).toEqual([FILE, '.opencode/agents/team/quoted.md']);
+  });
 });

@@ -145,15 +145,18 @@ function readFile(file: ClientFile, origins: Map<string, Origin>, agents: AgentR
     if (typeof on !== 'boolean') refuse(['tools', key], 'true or false');
     note(['tools', key, '*'], `"tools": { "${key}": ${String(on)} }`, ['tools', key]);
   }
-  const agent = root.agent;
-  for (const [name, settings] of Object.entries(isObject(agent) ? agent : {}))
-    for (const key of ['permission', 'tools'])
-      if (isObject(settings) && settings[key] !== undefined)
-        agents.push({
-          file: file.path,
-          line: lineOf('agent', name, key),
-          text: `"agent": { "${name}": { "${key}": ... } }`,
-        });
+  // `mode` is the older name of `agent`, still read.
+  for (const section of ['agent', 'mode']) {
+    const named = root[section];
+    for (const [name, settings] of Object.entries(isObject(named) ? named : {}))
+      for (const key of ['permission', 'tools'])
+        if (isObject(settings) && settings[key] !== undefined)
+          agents.push({
+            file: file.path,
+            line: lineOf(section, name, key),
+            text: `"${section}": { "${name}": { "${key}": ... } }`,
+          });
+  }
   const mcp = root.mcp;
   if (mcp !== undefined && !isObject(mcp)) refuse(['mcp'], 'an object of servers');
   for (const [key, server] of Object.entries((mcp ?? {}) as Json)) {
@@ -193,19 +196,28 @@ function rulesOf(permission: unknown, origins: Map<string, Origin>): OpencodeRul
   return rules;
 }
 
-/** The folders of opencode's markdown agents, each file an agent. */
-export const AGENT_DIRS = ['.opencode/agent', '.opencode/agents'] as const;
+/** The folders of opencode's markdown agents (`mode` their older name), each .md file an agent. */
+export const AGENT_DIRS = [
+  '.opencode/agent',
+  '.opencode/agents',
+  '.opencode/mode',
+  '.opencode/modes',
+] as const;
+
+/** Whether a file (as reports name it: from the repository's root in the action) is a markdown agent. */
+const isMarkdownAgent = (path: string): boolean =>
+  /(?:^|\/)\.opencode\/(?:agents?|modes?)\/.+\.md$/.test(path);
 
 /**
- * A markdown agent's own permission or tools, from its front matter's top-level keys: read as
- * text, never parsed, so a form the check would misread still counts.
+ * A markdown agent's own permission or tools, from its front matter: read as text, never parsed,
+ * so a form the check would misread still counts (a key quoted or indented, a flow map).
  */
 function markdownAgent(file: ClientFile): AgentRules[] {
   const lines = file.text.replace(/^\ufeff/, '').split(/\r?\n/);
   if (lines[0]?.trim() !== '---') return [];
   const found: AgentRules[] = [];
   for (let i = 1; i < lines.length && lines[i]?.trim() !== '---'; i += 1) {
-    const key = /^(permission|tools)\s*:/.exec(lines[i] ?? '')?.[1];
+    const key = /^\s*(?:\{.*)?["']?(permission|tools)["']?\s*:/.exec(lines[i] ?? '')?.[1];
     if (key) found.push({ file: file.path, line: i + 1, text: `${key}:` });
   }
   return found;
@@ -217,7 +229,7 @@ export function readOpencode(files: ClientFile[]): OpencodeState {
   const agents: AgentRules[] = [];
   let merged: Json = {};
   for (const file of files) {
-    if (AGENT_DIRS.some((dir) => file.path.startsWith(`${dir}/`))) {
+    if (isMarkdownAgent(file.path)) {
       agents.push(...markdownAgent(file));
       continue;
     }

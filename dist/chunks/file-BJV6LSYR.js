@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{da as a,ea as b,fa as c,ga as d,ha as e,ia as f,ja as g,ka as h,la as i}from"./chunk-2VF46A74.js";import"./chunk-YG37ZHTL.js";import"./chunk-LXY5ZUFN.js";import"./chunk-2CK5ZBJK.js";import"./chunk-2P2RNNYK.js";export{a as IGNORED_SERVER_KEYS,e as hasServers,c as loadYaml,i as projectKeyOf,g as readConfigFile,b as serverFromConfig,h as waiverLines,f as withProjectServers,d as writtenServerKeys};
