@@ -117,6 +117,13 @@ describe.runIf(linux)('a group found by the marker alone', () => {
     );
     const group = leader.pid ?? 0;
     try {
+      // The child is forked before it runs sleep with the marker: wait until it carries it.
+      const carries = () =>
+        readFile(`/proc/${marked}/environ`, 'latin1').then(
+          (env) => env.includes('\0X_MARK=here\0') || env.startsWith('X_MARK=here\0'),
+          () => false,
+        );
+      while (!(await carries())) await new Promise((resolve) => setTimeout(resolve, 10));
       const tree = new ProcessTree();
       tree.mark('X_MARK=here', '0');
       tree.kill();
