@@ -1,6 +1,6 @@
 import { describeError } from './errors.js';
 import { stopEveryServer } from './server/early.js';
-import { exitOnceWritten } from './server/process.js';
+import { exitOnceWritten, holdExit } from './server/process.js';
 
 /**
  * The last word on an error nothing caught (a throw in a callback, a rejection nobody awaited):
@@ -19,15 +19,17 @@ export function onUncaught(exitCode: number): void {
     process.on('exit', () => {
       process.exitCode = exitCode;
     });
-    // Loaded here only: the entries stay small (see cli/early.ts and action/early.ts).
-    void import('./escape.js')
+    // Loaded here only: the entries stay small (see cli/early.ts and action/early.ts). A run that
+    // carries on and finishes first waits for this word before it exits (holdExit).
+    const word = import('./escape.js')
       .then(({ noWorkflowCommands, terminalSafe }) =>
         process.stderr.write(
           `${noWorkflowCommands(`mcp-annotation-auditor: ${terminalSafe(describeError(error), 2000)}`)}\n`,
         ),
       )
       .then(stopEveryServer)
-      .catch(() => undefined)
-      .finally(exitOnceWritten);
+      .catch(() => undefined);
+    holdExit(word);
+    void word.finally(exitOnceWritten);
   });
 }

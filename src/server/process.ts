@@ -131,17 +131,42 @@ function installExitHook(): void {
   }
 }
 
+/** What must be done before the process ends, while it is under way (holdExit). */
+let exitHeld: Promise<void> | undefined;
+
+/**
+ * Holds every exit (exitOnceWritten) until `until` has settled: the last word on an uncaught
+ * error (last-resort.ts), which a run that carried on must not end before it is written.
+ */
+export function holdExit(until: Promise<unknown>): void {
+  const held: Promise<void> = until.then(
+    () => undefined,
+    () => undefined,
+  );
+  exitHeld = held;
+  void held.then(() => {
+    if (exitHeld === held) exitHeld = undefined;
+  });
+}
+
 /**
  * Ends this process once what it wrote to stdout and stderr has been handed on (Node writes pipes
- * asynchronously on POSIX, and terminals on Windows). Left to end on its own, Node first tears
- * down the heap that zod and the MCP SDK built, a few milliseconds at every run. Call it only
- * when all work is done: every server we started gone, every file written.
+ * asynchronously on POSIX, and terminals on Windows), and nothing holds the exit (holdExit: once
+ * it is released, what it wrote is waited for too). Left to end on its own, Node first tears down
+ * the heap that zod and the MCP SDK built, a few milliseconds at every run. Call it only when all
+ * work is done: every server we started gone, every file written.
  */
 export function exitOnceWritten(): void {
+  if (exitHeld) {
+    void exitHeld.then(exitOnceWritten);
+    return;
+  }
   let streams = 2;
   const written = (): void => {
     streams -= 1;
-    if (streams === 0) process.exit();
+    if (streams > 0) return;
+    if (exitHeld) void exitHeld.then(exitOnceWritten);
+    else process.exit();
   };
   for (const stream of [process.stdout, process.stderr]) {
     // An empty write calls back once everything before it is written; with nothing pending, no

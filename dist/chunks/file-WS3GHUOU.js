@@ -1,0 +1,2 @@
+import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
+import{ea as a,fa as b,ga as c,ha as d,ia as e,ja as f,ka as g,la as h,ma as i}from"./chunk-E74BGXW7.js";import"./chunk-DVRRY5ME.js";import"./chunk-LXY5ZUFN.js";import"./chunk-2CK5ZBJK.js";import"./chunk-2P2RNNYK.js";export{a as IGNORED_SERVER_KEYS,e as hasServers,c as loadYaml,i as projectKeyOf,g as readConfigFile,b as serverFromConfig,h as waiverLines,f as withProjectServers,d as writtenServerKeys};
