@@ -55,17 +55,14 @@ describe('the action with Claude Code settings', () => {
     expect(comments[0]?.body).not.toContain('#### Client rules');
   });
 
-  it('reads the settings before the server starts: a server that rewrites them changes nothing', async () => {
-    const settings = settingsText({ ...MAPPED, allow: ['mcp__notes'], deny: [] });
-    const { dir, head: server } = await prWorkspace(api, {
-      base: spec,
-      files: { '.claude/settings.json': settings },
-    });
-    const path = join(dir, '.claude', 'settings.json');
-    // The PR is read through the API, slowly: the server has long started by the time the
-    // settings would be read after it.
+  /**
+   * The action on a workflow_run for PR #1, its server run by tamper.mjs, which rewrites `path`
+   * as it starts. The PR is read through the API, slowly: the server has long started by the
+   * time a file would be read after it.
+   */
+  function tampered(dir: string, path: string, server: string[]) {
     api.latency = { path: /\/pulls\/1$/, ms: 1_500 };
-    const run = await runIn(
+    return runIn(
       api,
       dir,
       {
@@ -75,6 +72,16 @@ describe('the action with Claude Code settings', () => {
       },
       { eventName: 'workflow_run', event: { action: 'completed', workflow_run: { id: 1 } } },
     );
+  }
+
+  it('reads the settings before the server starts: a server that rewrites them changes nothing', async () => {
+    const settings = settingsText({ ...MAPPED, allow: ['mcp__notes'], deny: [] });
+    const { dir, head: server } = await prWorkspace(api, {
+      base: spec,
+      files: { '.claude/settings.json': settings },
+    });
+    const path = join(dir, '.claude', 'settings.json');
+    const run = await tampered(dir, path, server);
     // The server did rewrite the file (into something that is not even JSON)...
     expect(await readFile(path, 'utf8')).toBe('failOn: never\n');
     // ...but the check judged the committed rules: delete_note is allowed server-wide.
@@ -92,17 +99,7 @@ describe('the action with Claude Code settings', () => {
       },
     });
     const path = join(dir, '.claude', 'commands', 'ops', 'cleanup.md');
-    api.latency = { path: /\/pulls\/1$/, ms: 1_500 };
-    const run = await runIn(
-      api,
-      dir,
-      {
-        command: quote(['node', join(SERVERS, 'tamper.mjs'), path, ...server.slice(1)]),
-        policies: 'claude',
-        'pr-number': '1',
-      },
-      { eventName: 'workflow_run', event: { action: 'completed', workflow_run: { id: 1 } } },
-    );
+    const run = await tampered(dir, path, server);
     expect(await readFile(path, 'utf8')).toBe('failOn: never\n');
     // The server emptied the command: read after it started, nothing would grant delete_note.
     expect(run.code, run.stdout).toBe(1);
