@@ -1,12 +1,14 @@
 import { resolve } from 'node:path';
 import { directSpawn } from '../config/command-line.js';
 import {
+  CLIENT_PROJECT_DIRS,
   CLIENT_PROJECT_FILES,
   DEFAULT_JUSTIFICATIONS,
   DEFAULT_SETTINGS,
   LOCAL_SETTINGS,
 } from '../config/defaults.js';
 import { GRANT_LISTING, listGrantFiles } from '../config/claude-grants.js';
+import { CLIENT_DIR_LISTING, listClientFolders } from '../config/folder-files.js';
 import { readInputs } from '../config/inputs.js';
 import { heldIn, stepCredentials } from './credentials.js';
 import { startEarly } from '../server/early.js';
@@ -41,12 +43,15 @@ export function prestartForAction(env: NodeJS.ProcessEnv): void {
     // it is parsed).
     const grants = listGrantFiles();
     listNow(GRANT_LISTING, grants);
+    const folders = listClientFolders(CLIENT_PROJECT_DIRS);
+    listNow(CLIENT_DIR_LISTING, folders);
     readNow(
       [
         env.GITHUB_EVENT_PATH,
         inputs.config,
         ...(inputs.claudeSettings ?? [DEFAULT_SETTINGS, LOCAL_SETTINGS]),
         ...grants,
+        ...folders,
         ...CLIENT_PROJECT_FILES,
         inputs.overrides.justifications ?? DEFAULT_JUSTIFICATIONS,
       ].filter((p): p is string => Boolean(p)),

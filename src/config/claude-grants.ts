@@ -5,12 +5,13 @@
 // own and anyone may type a command, so the check takes each such file as active: its entries
 // are allow rules of a project settings file of their own, judged as every other rule is, and
 // hooks in its front matter stand as a PermissionRequest hook over every tool.
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { COMMANDS_DIR, SKILLS_DIR } from '../clients/claude-code/paths.js';
 import type { CheckedSettings } from '../clients/claude-code/settings-check.js';
 import { AuditError } from '../errors.js';
 import { listedEarly } from '../trusted.js';
+import { filesBelow } from './folder-files.js';
 
 /** The most command and skill files read; more fails the check (a grant is never left unread). */
 export const MAX_GRANT_FILES = 500;
@@ -25,51 +26,7 @@ const tooMany = (what: string) =>
     `Each one can let tools run unasked (allowed-tools), so none is left unread: remove some of ${COMMANDS_DIR}/ and ${SKILLS_DIR}/.`,
   );
 
-/** The entries of a folder, by name; none when it does not exist or is no folder. */
-function entriesOf(dir: string): string[] {
-  try {
-    return readdirSync(dir).sort();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw new AuditError(`Could not list ${dir}: ${(error as Error).message}.`);
-  }
-}
-
-/** Whether `path` is a folder, a link to one included; false when it cannot be read. */
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Every file below `dir` that `keep` takes, links to folders followed as Claude Code follows
- * them (each real folder once, so a link back up ends), sorted by path.
- */
-function filesBelow(dir: string, keep: (name: string) => boolean, out: string[]): void {
-  const visited = new Set<string>();
-  const walk = (folder: string, depth: number): void => {
-    if (depth > MAX_DEPTH) throw tooMany(`${folder} is more than ${MAX_DEPTH} folders deep`);
-    let real: string;
-    try {
-      real = realpathSync(folder);
-    } catch {
-      return;
-    }
-    if (visited.has(real)) return;
-    visited.add(real);
-    for (const name of entriesOf(folder)) {
-      const path = `${folder}/${name}`;
-      if (isFolder(path)) walk(path, depth + 1);
-      else if (keep(name)) out.push(path);
-      if (out.length > MAX_GRANT_FILES) throw tooMany(`more than ${MAX_GRANT_FILES} files`);
-    }
-  };
-  walk(dir, 0);
-}
+const LIMITS = { maxFiles: MAX_GRANT_FILES, maxDepth: MAX_DEPTH, refuse: tooMany };
 
 /** The folders from the current one up to the repository's top (one holding .git), as paths from here. */
 function foldersUp(): string[] {
@@ -91,8 +48,8 @@ export function listGrantFiles(): string[] {
   const out: string[] = [];
   for (const folder of foldersUp()) {
     const at = (dir: string) => (folder === '.' ? dir : `${folder}/${dir}`);
-    filesBelow(at(COMMANDS_DIR), (name) => name.endsWith('.md'), out);
-    filesBelow(at(SKILLS_DIR), (name) => name === 'SKILL.md', out);
+    filesBelow(at(COMMANDS_DIR), (name) => name.endsWith('.md'), out, LIMITS);
+    filesBelow(at(SKILLS_DIR), (name) => name === 'SKILL.md', out, LIMITS);
   }
   return out;
 }

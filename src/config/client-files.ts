@@ -2,8 +2,9 @@
 // judges: each client's project files that exist, read safely (inside the repository, links
 // resolved inside it, bounded), and the state the client's model makes of them. Claude Code's
 // settings are read by client-settings.ts (--settings, the claude-settings input).
-import { readdir } from 'node:fs/promises';
-import { AuditError, getErrorMessage } from '../errors.js';
+import { AuditError } from '../errors.js';
+import { listedEarly } from '../trusted.js';
+import { CLIENT_DIR_LISTING, listClientFolders } from './folder-files.js';
 import { readConfined, type WriteRoot } from '../confined.js';
 import type { Client, ClientFile } from '../clients/client.js';
 import type { JudgedClient } from '../clients/judge.js';
@@ -27,55 +28,24 @@ export interface ClientFilesOptions {
   listed?: readonly string[];
 }
 
-/** The most files of one project folder read; more fails the check (none is left unread). */
-const MAX_DIR_FILES = 100;
-/** How deep a project folder is followed; deeper fails the check. */
-const MAX_DIR_DEPTH = 8;
-
-/** The entries of a folder (none when it does not exist), as [name, whether a folder]. */
-async function entriesOf(client: Client, dir: string): Promise<[string, boolean][]> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw new AuditError(
-      `Could not list ${client.label}'s folder ${dir}: ${getErrorMessage(error)}.`,
-    );
-  });
-  return entries
-    .filter((e) => e.isFile() || e.isSymbolicLink() || e.isDirectory())
-    .map((e): [string, boolean] => [e.name, e.isDirectory()])
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
 /**
- * The files of a client's project folders and their subfolders (sorted), as repository-relative
- * paths. More files, or deeper folders, than the check reads is an AuditError: a file left
- * unread could hold what decides.
+ * The files of a client's project folders and their subfolders, as repository-relative paths:
+ * as the action's early start listed every client's folders before the server under audit could
+ * change them, else listed now (folder-files.ts: bounded, over a bound an AuditError).
  */
-async function folderFiles(client: Client): Promise<string[]> {
-  const out: string[] = [];
-  const refuse = (why: string) =>
-    new AuditError(
-      `${client.label}'s project folders: ${why}; the check reads at most ${MAX_DIR_FILES} files, ${MAX_DIR_DEPTH} folders deep.`,
-      'Each file there can decide what runs unasked, so none is left unread: remove some.',
-    );
-  const walk = async (dir: string, depth: number): Promise<void> => {
-    if (depth > MAX_DIR_DEPTH) throw refuse(`${dir} is too deep`);
-    for (const [name, folder] of await entriesOf(client, dir)) {
-      if (folder) await walk(`${dir}/${name}`, depth + 1);
-      else out.push(`${dir}/${name}`);
-      if (out.length > MAX_DIR_FILES) throw refuse(`more than ${MAX_DIR_FILES} files`);
-    }
-  };
-  for (const dir of client.projectDirs ?? []) await walk(dir, 0);
-  return out;
+function folderFiles(client: Client): string[] {
+  const dirs = client.projectDirs ?? [];
+  if (!dirs.length) return [];
+  const early = listedEarly(CLIENT_DIR_LISTING);
+  if (!early) return listClientFolders(dirs);
+  return early.filter((path) => dirs.some((dir) => path.startsWith(`${dir}/`)));
 }
 
 /** One client's project files that exist, each under the path reports show. */
 async function projectFiles(client: Client, options: ClientFilesOptions): Promise<ClientFile[]> {
   const files: ClientFile[] = [];
   // Each file of a folder is read as a project file is: inside the repository, bounded.
-  for (const path of [...client.projectFiles, ...(await folderFiles(client))]) {
+  for (const path of [...client.projectFiles, ...folderFiles(client)]) {
     const text = await readConfined(path, options.root, `${client.label}'s file`, {
       maxBytes: MAX_SETTINGS_BYTES,
       ...(options.read ? { read: options.read } : {}),

@@ -32,5 +32,17 @@ export const CLIENT_PROJECT_FILES: readonly string[] = [
   '.cursor/permissions.json',
 ];
 
+/**
+ * Every project folder of the registry's clients (each row's projectDirs): the action's entry
+ * lists and reads their files before the server under audit runs. A test keeps the two equal.
+ */
+export const CLIENT_PROJECT_DIRS: readonly string[] = [
+  '.gemini/policies',
+  '.opencode/agent',
+  '.opencode/agents',
+  '.opencode/mode',
+  '.opencode/modes',
+];
+
 // The policies' names are core/'s (what checks tools); kept here too for the config readers.
 export { POLICIES, type Policy } from '../core/policy-names.js';

@@ -107,4 +107,19 @@ describe('the action with Claude Code settings', () => {
       '"mcp__notes__delete_note" in .claude/commands/ops/cleanup.md line 2 lets it run without asking (while the command /ops:cleanup runs)',
     );
   });
+
+  it('lists and reads the clients’ folders before the server starts: an opencode agent the server empties still counts', async () => {
+    const { dir, head: server } = await prWorkspace(api, {
+      base: spec,
+      files: {
+        '.opencode/agent/janitor.md':
+          '---\ndescription: janitor\npermission:\n  notes_delete_note: allow\n---\nClean up.\n',
+      },
+    });
+    const path = join(dir, '.opencode', 'agent', 'janitor.md');
+    const run = await tampered(dir, path, server);
+    expect(await readFile(path, 'utf8')).toBe('failOn: never\n');
+    expect(run.code, run.stdout).toBe(1);
+    expect(run.stdout).toContain('rule-unjudged');
+  });
 });

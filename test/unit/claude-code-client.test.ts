@@ -6,7 +6,7 @@ import { claudeCode } from '../../src/clients/claude-code/client.js';
 import { mergePermissions } from '../../src/clients/claude-code/claude-settings.js';
 import type { ClientTool } from '../../src/clients/client.js';
 import { CLIENTS, clientById } from '../../src/clients/registry.js';
-import { CLIENT_PROJECT_FILES } from '../../src/config/defaults.js';
+import { CLIENT_PROJECT_DIRS, CLIENT_PROJECT_FILES } from '../../src/config/defaults.js';
 import { AuditError } from '../../src/errors.js';
 
 // read() and writeRules() take lines from jsonc-parser, which the row's load() brings in.
@@ -97,5 +97,8 @@ describe('the Claude Code row', () => {
 describe('the registry', () => {
   it("lists every row's project files where the action's entry reads them early", () => {
     expect([...CLIENT_PROJECT_FILES].sort()).toEqual(CLIENTS.flatMap((c) => c.projectFiles).sort());
+    expect([...CLIENT_PROJECT_DIRS].sort()).toEqual(
+      CLIENTS.flatMap((c) => c.projectDirs ?? []).sort(),
+    );
   });
 });

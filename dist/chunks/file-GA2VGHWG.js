@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{ca as a,da as b,ea as c,fa as d,ga as e,ha as f,ia as g,ja as h,ka as i}from"./chunk-IJZWB4IH.js";import"./chunk-KB2GJHZQ.js";import"./chunk-ODS3I7TT.js";import"./chunk-LXY5ZUFN.js";import"./chunk-NYRTOUVY.js";export{a as IGNORED_SERVER_KEYS,e as hasServers,c as loadYaml,i as projectKeyOf,g as readConfigFile,b as serverFromConfig,h as waiverLines,f as withProjectServers,d as writtenServerKeys};
